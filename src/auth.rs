@@ -1,0 +1,1 @@
+//! Credentials (`ZEROPS_TOKEN`, else zcli's `cli.data`) and project discovery.

@@ -1,0 +1,1 @@
+//! The embedded Zerops knowledge base and its BM25 search.

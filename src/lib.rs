@@ -1,0 +1,22 @@
+//! zcp: a Model Context Protocol server over stdio that lets an AI agent operate one
+//! Zerops project.
+//!
+//! Layers, each knowing only those below it:
+//!
+//! * [`mcp`]: the protocol engine (framing, dispatch, eras, progress, cancellation). It
+//!   knows nothing about Zerops; tools and resources are registered into it.
+//! * [`tools`]: the twelve tools: schemas, argument decoding and result shaping.
+//! * [`ops`]: business logic, free of MCP types.
+//! * [`platform`], [`auth`]: the Zerops API client, its types and errors, credentials.
+//! * [`knowledge`]: the embedded documents and their BM25 index.
+//! * [`sim`]: a loopback Zerops API simulator for tests and `--demo`.
+#![forbid(unsafe_code)]
+
+pub mod auth;
+pub mod knowledge;
+pub mod log;
+pub mod mcp;
+pub mod ops;
+pub mod platform;
+pub mod sim;
+pub mod tools;

@@ -1,0 +1,2 @@
+//! The twelve Zerops tools: input schemas, argument decoding and result shaping. Thin: the
+//! logic lives in `ops`.
