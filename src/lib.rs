@@ -13,6 +13,7 @@
 #![forbid(unsafe_code)]
 
 pub mod auth;
+pub mod cancel;
 pub mod knowledge;
 pub mod log;
 pub mod mcp;

@@ -1,5 +1,80 @@
-//! The `zcp` binary: arguments, environment, signals, then the MCP server on stdio.
+//! The `zcp` binary: arguments, environment, the stdout swap and signals, then the MCP
+//! server on stdio until the client closes stdin.
+#![deny(unsafe_code)]
 
-fn main() -> std::process::ExitCode {
-    std::process::ExitCode::SUCCESS
+use std::io::Write;
+use std::process::ExitCode;
+
+mod cli;
+
+fn main() -> ExitCode {
+    // Before anything can print: keep the real stdout for the protocol and point fd 1 at
+    // stderr, so a stray print from any library lands on stderr.
+    let protocol_out = stdio::take_stdout();
+    zcp::log::init_from_env();
+    // One log line instead of the default multi-line report: a panicking handler is
+    // answered with -32603 and the server keeps going.
+    std::panic::set_hook(Box::new(|info| zcp::error!("panic", "{info}")));
+    let options = match cli::parse(std::env::args().skip(1)) {
+        Ok(cli::Command::Serve(options)) => options,
+        Ok(cli::Command::Help) => return print_and_exit(protocol_out, &cli::usage()),
+        Ok(cli::Command::Version) => return print_and_exit(protocol_out, &cli::version_line()),
+        Err(message) => {
+            let _ = writeln!(std::io::stderr(), "zcp: {message}\n\n{}", cli::usage());
+            return ExitCode::from(2);
+        }
+    };
+    cli::serve(options, protocol_out)
+}
+
+/// `--help` and `--version` answer on the real stdout, then exit 0.
+fn print_and_exit(mut out: Box<dyn Write + Send>, text: &str) -> ExitCode {
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.write_all(b"\n");
+    let _ = out.flush();
+    ExitCode::SUCCESS
+}
+
+mod stdio {
+    //! The one place with `unsafe`: duplicating file descriptors at startup.
+    use std::io::{BufWriter, Write};
+
+    /// Returns a writer for the protocol stream and redirects fd 1 to stderr.
+    #[cfg(unix)]
+    #[allow(unsafe_code)]
+    pub fn take_stdout() -> Box<dyn Write + Send> {
+        use std::os::fd::FromRawFd;
+        unsafe extern "C" {
+            fn dup(fd: i32) -> i32;
+            fn dup2(src: i32, dst: i32) -> i32;
+        }
+        // SAFETY: dup/dup2 only manipulate this process's descriptor table. The duplicate
+        // of fd 1 is a fresh descriptor that nothing else owns, so handing it to `File` is
+        // sound; afterwards fd 1 refers to stderr's open file.
+        unsafe {
+            let protocol = dup(1);
+            if protocol < 0 {
+                return Box::new(BufWriter::new(std::io::stdout()));
+            }
+            if dup2(2, 1) < 0 {
+                crate::zcp_log_swap_failed();
+            }
+            Box::new(BufWriter::with_capacity(
+                64 * 1024,
+                std::fs::File::from_raw_fd(protocol),
+            ))
+        }
+    }
+
+    #[cfg(not(unix))]
+    pub fn take_stdout() -> Box<dyn Write + Send> {
+        Box::new(BufWriter::new(std::io::stdout()))
+    }
+}
+
+fn zcp_log_swap_failed() {
+    zcp::warn!(
+        "main",
+        "could not redirect fd 1 to stderr; stray prints could corrupt the protocol"
+    );
 }

@@ -1,0 +1,144 @@
+//! Newline-delimited framing of the input stream.
+//!
+//! MCP over stdio sends one JSON message per line. Lines may be large (an import carries
+//! its YAML inline), so the reader accepts anything up to a cap (64 MiB by default) and
+//! skips a longer line without holding it in memory, reporting it once so the caller can
+//! answer with an error and keep serving.
+
+use std::io::{self, BufRead};
+
+/// The default longest line we accept.
+pub const DEFAULT_MAX_LINE: usize = 64 * 1024 * 1024;
+
+/// One unit of input.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Frame {
+    /// A line's bytes without its `\n` and without one trailing `\r`.
+    Line(Vec<u8>),
+    /// A line longer than the cap was skipped; `bytes` is how long it was.
+    TooLong { bytes: usize },
+}
+
+/// Reads frames from a buffered reader.
+pub struct LineReader<R> {
+    inner: R,
+    max_line: usize,
+}
+
+impl<R: BufRead> LineReader<R> {
+    pub fn new(inner: R, max_line: usize) -> LineReader<R> {
+        LineReader { inner, max_line }
+    }
+
+    /// The next frame, `Ok(None)` at end of input. A final line without a newline still
+    /// counts. Blank and whitespace-only lines are skipped here.
+    pub fn next_frame(&mut self) -> io::Result<Option<Frame>> {
+        loop {
+            match self.read_raw()? {
+                None => return Ok(None),
+                Some(Frame::Line(line)) if line.iter().all(u8::is_ascii_whitespace) => continue,
+                Some(frame) => return Ok(Some(frame)),
+            }
+        }
+    }
+
+    fn read_raw(&mut self) -> io::Result<Option<Frame>> {
+        let mut line = Vec::new();
+        let mut skipped: usize = 0;
+        let mut saw_any = false;
+        loop {
+            let available = match self.inner.fill_buf() {
+                Ok(buf) => buf,
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+                Err(err) => return Err(err),
+            };
+            if available.is_empty() {
+                if !saw_any {
+                    return Ok(None);
+                }
+                return Ok(Some(finish(line, skipped)));
+            }
+            saw_any = true;
+            let newline = available.iter().position(|&b| b == b'\n');
+            let take = newline.unwrap_or(available.len());
+            if skipped > 0 || line.len() + take > self.max_line {
+                // Over the cap: count the bytes and drop them.
+                skipped += line.len() + take;
+                line = Vec::new();
+            } else {
+                line.extend_from_slice(&available[..take]);
+            }
+            let consumed = take + usize::from(newline.is_some());
+            self.inner.consume(consumed);
+            if newline.is_some() {
+                return Ok(Some(finish(line, skipped)));
+            }
+        }
+    }
+}
+
+fn finish(mut line: Vec<u8>, skipped: usize) -> Frame {
+    if skipped > 0 {
+        return Frame::TooLong { bytes: skipped };
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Frame::Line(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::BufReader;
+
+    fn frames(input: &[u8], max: usize, capacity: usize) -> Vec<Frame> {
+        let mut reader = LineReader::new(BufReader::with_capacity(capacity, input), max);
+        let mut out = Vec::new();
+        while let Some(frame) = reader.next_frame().unwrap() {
+            out.push(frame);
+        }
+        out
+    }
+
+    #[test]
+    fn splits_lines_strips_one_cr_and_skips_blanks() {
+        let got = frames(b"a\r\n\n  \t\r\nb\r\r\nlast", 100, 3);
+        assert_eq!(
+            got,
+            vec![
+                Frame::Line(b"a".to_vec()),
+                Frame::Line(b"b\r".to_vec()),
+                Frame::Line(b"last".to_vec())
+            ]
+        );
+    }
+
+    #[test]
+    fn long_lines_are_skipped_and_reading_continues() {
+        let mut input = vec![b'x'; 50];
+        input.extend_from_slice(b"\nok\n");
+        input.extend(vec![b'y'; 11]);
+        let got = frames(&input, 10, 4);
+        assert_eq!(
+            got,
+            vec![
+                Frame::TooLong { bytes: 50 },
+                Frame::Line(b"ok".to_vec()),
+                Frame::TooLong { bytes: 11 }
+            ]
+        );
+    }
+
+    #[test]
+    fn a_line_exactly_at_the_cap_is_kept() {
+        let mut input = vec![b'z'; 10];
+        input.push(b'\n');
+        assert_eq!(frames(&input, 10, 3), vec![Frame::Line(vec![b'z'; 10])]);
+    }
+
+    #[test]
+    fn empty_input_is_eof() {
+        assert!(frames(b"", 10, 8).is_empty());
+    }
+}

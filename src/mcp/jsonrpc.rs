@@ -1,0 +1,417 @@
+//! JSON-RPC 2.0 as MCP uses it: classifying one incoming line and writing replies.
+//!
+//! Ids and params stay as raw JSON text ([`RawValue`]) so an id comes back byte for byte as
+//! it was sent (`7` stays a number, `"7"` a string, integers beyond 2^53 keep every digit).
+//! Nothing here knows about MCP methods; that is `dispatch`'s job.
+
+use serde::Deserialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+/// Error codes we send. JSON-RPC's own, plus the MCP codes of spec §2.
+pub mod code {
+    /// Invalid JSON or UTF-8.
+    pub const PARSE_ERROR: i64 = -32700;
+    /// Not a request object, bad `jsonrpc`, non-string method, bad id, disallowed batch.
+    pub const INVALID_REQUEST: i64 = -32600;
+    /// Unknown method, unadvertised capability, or a method removed in the request's era.
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// Bad params, unknown tool, bad cursor, missing envelope keys.
+    pub const INVALID_PARAMS: i64 = -32602;
+    /// A fault of ours (a panicking handler); tool failures are results, not this.
+    pub const INTERNAL_ERROR: i64 = -32603;
+    /// Legacy-era resource not found.
+    pub const RESOURCE_NOT_FOUND: i64 = -32002;
+    /// Modern request needs a client capability it did not declare.
+    pub const MISSING_CLIENT_CAPABILITY: i64 = -32021;
+    /// Modern request names a protocol version we do not serve.
+    pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+}
+
+/// A request id exactly as the client wrote it: a JSON string or integer.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct RequestId(Box<str>);
+
+impl RequestId {
+    /// Accepts the raw JSON of an `id` member; `None` for null, floats, objects, arrays and
+    /// booleans, which MCP does not allow.
+    pub fn from_raw(raw: &RawValue) -> Option<RequestId> {
+        let text = raw.get();
+        let first = text.as_bytes().first().copied()?;
+        let valid = match first {
+            b'"' => true,
+            b'-' | b'0'..=b'9' => text[1..].bytes().all(|b| b.is_ascii_digit()) && text != "-",
+            _ => false,
+        };
+        valid.then(|| RequestId(text.into()))
+    }
+
+    /// Builds an id from a JSON value (tests and cancellation params).
+    pub fn from_value(value: &Value) -> Option<RequestId> {
+        match value {
+            Value::String(_) | Value::Number(_) => {
+                let raw = RawValue::from_string(value.to_string()).ok()?;
+                RequestId::from_raw(&raw)
+            }
+            _ => None,
+        }
+    }
+
+    /// The id as JSON text, ready to splice into a reply.
+    pub fn as_json(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for RequestId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The members of one message object, borrowed from the input line. `id: Some("null")`
+/// means the member was present with a JSON null; `None` means it was absent.
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    #[serde(default, borrow, deserialize_with = "present")]
+    jsonrpc: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    id: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    method: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    params: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    result: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    error: Option<&'a RawValue>,
+}
+
+/// Wraps a present member (even JSON null) in `Some`, so absent and null differ.
+fn present<'de, D>(deserializer: D) -> Result<Option<&'de RawValue>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    <&RawValue>::deserialize(deserializer).map(Some)
+}
+
+/// What one line of input turned out to be.
+#[derive(Debug)]
+pub enum Incoming {
+    /// A request that must get exactly one reply (unless cancelled).
+    Request(Request),
+    /// A notification: never answered.
+    Notification {
+        method: String,
+        params: Option<Value>,
+    },
+    /// A response object from the client; we send no requests, so it is dropped.
+    ClientResponse,
+    /// A JSON array: batch rules depend on the negotiated era, so the caller decides.
+    Batch(Vec<Box<RawValue>>),
+    /// Something to answer with an error right away.
+    Invalid(ErrorReply),
+}
+
+/// A parsed request. `params` is `None` when absent or null.
+#[derive(Debug)]
+pub struct Request {
+    pub id: RequestId,
+    pub method: String,
+    pub params: Option<Value>,
+}
+
+/// An error reply waiting to be written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorReply {
+    pub id: Option<RequestId>,
+    pub code: i64,
+    pub message: String,
+    pub data: Option<Value>,
+}
+
+impl ErrorReply {
+    pub fn new(id: Option<RequestId>, code: i64, message: impl Into<String>) -> ErrorReply {
+        ErrorReply {
+            id,
+            code,
+            message: message.into(),
+            data: None,
+        }
+    }
+
+    pub fn with_data(mut self, data: Value) -> ErrorReply {
+        self.data = Some(data);
+        self
+    }
+
+    /// Serialises the reply as one line (without the trailing newline).
+    pub fn to_line(&self) -> Vec<u8> {
+        let id = self.id.as_ref().map_or("null", RequestId::as_json);
+        let mut error = serde_json::json!({ "code": self.code, "message": self.message });
+        if let Some(data) = &self.data {
+            error["data"] = data.clone();
+        }
+        format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{error}}}"#).into_bytes()
+    }
+}
+
+/// Serialises a success reply whose result is already JSON text.
+pub fn result_line(id: &RequestId, result_json: &str) -> Vec<u8> {
+    let mut line = Vec::with_capacity(result_json.len() + id.as_json().len() + 32);
+    line.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+    line.extend_from_slice(id.as_json().as_bytes());
+    line.extend_from_slice(br#","result":"#);
+    line.extend_from_slice(result_json.as_bytes());
+    line.push(b'}');
+    line
+}
+
+/// Serialises a notification as one line.
+pub fn notification_line(method: &str, params: &Value) -> Vec<u8> {
+    let method = Value::String(method.to_owned());
+    format!(r#"{{"jsonrpc":"2.0","method":{method},"params":{params}}}"#).into_bytes()
+}
+
+/// Classifies one line (already stripped of its newline and a trailing `\r`).
+pub fn classify(line: &[u8]) -> Incoming {
+    // Structs also deserialise from JSON arrays (field by position), so arrays and other
+    // non-objects never reach the struct parser.
+    let first = line.iter().find(|b| !b.is_ascii_whitespace()).copied();
+    if first != Some(b'{') {
+        return classify_non_object(line);
+    }
+    match serde_json::from_slice::<Envelope<'_>>(line) {
+        Ok(envelope) => classify_envelope(envelope),
+        Err(err) => classify_failure(line, &err),
+    }
+}
+
+/// Classifies one element of a batch, given as raw JSON.
+pub fn classify_raw(raw: &RawValue) -> Incoming {
+    classify(raw.get().as_bytes())
+}
+
+fn parse_error(err: &serde_json::Error) -> Incoming {
+    Incoming::Invalid(ErrorReply::new(
+        None,
+        code::PARSE_ERROR,
+        format!("Parse error: {err}"),
+    ))
+}
+
+fn classify_non_object(line: &[u8]) -> Incoming {
+    match serde_json::from_slice::<&RawValue>(line) {
+        Err(err) => parse_error(&err),
+        Ok(raw) if raw.get().starts_with('[') => {
+            match serde_json::from_str::<Vec<Box<RawValue>>>(raw.get()) {
+                Ok(items) => Incoming::Batch(items),
+                Err(err) => parse_error(&err),
+            }
+        }
+        Ok(_) => Incoming::Invalid(ErrorReply::new(
+            None,
+            code::INVALID_REQUEST,
+            "Invalid request: a JSON-RPC message must be an object",
+        )),
+    }
+}
+
+fn classify_failure(line: &[u8], err: &serde_json::Error) -> Incoming {
+    use serde_json::error::Category;
+    match err.classify() {
+        Category::Syntax | Category::Eof | Category::Io => parse_error(err),
+        Category::Data => match serde_json::from_slice::<serde::de::IgnoredAny>(line) {
+            Err(err) => parse_error(&err),
+            // A valid object that still failed: duplicate members.
+            Ok(_) => Incoming::Invalid(ErrorReply::new(
+                None,
+                code::INVALID_REQUEST,
+                format!("Invalid request: {err}"),
+            )),
+        },
+    }
+}
+
+fn classify_envelope(envelope: Envelope<'_>) -> Incoming {
+    let id = envelope.id;
+    let valid_id = id.and_then(RequestId::from_raw);
+    if envelope.method.is_none() && (envelope.result.is_some() || envelope.error.is_some()) {
+        return Incoming::ClientResponse;
+    }
+    if envelope.jsonrpc.map(RawValue::get) != Some(r#""2.0""#) {
+        return Incoming::Invalid(ErrorReply::new(
+            valid_id,
+            code::INVALID_REQUEST,
+            r#"Invalid request: "jsonrpc" must be "2.0""#,
+        ));
+    }
+    let method = match envelope
+        .method
+        .map(|raw| serde_json::from_str::<String>(raw.get()))
+    {
+        Some(Ok(method)) => method,
+        _ => {
+            return Incoming::Invalid(ErrorReply::new(
+                valid_id,
+                code::INVALID_REQUEST,
+                r#"Invalid request: "method" must be a string"#,
+            ));
+        }
+    };
+    let params = match envelope.params {
+        None => Ok(None),
+        Some(raw) if raw.get() == "null" => Ok(None),
+        Some(raw) if raw.get().starts_with('{') => serde_json::from_str::<Value>(raw.get())
+            .map(Some)
+            .map_err(|_| ()),
+        Some(_) => Err(()),
+    };
+    let Some(raw_id) = id else {
+        return Incoming::Notification {
+            method,
+            params: params.ok().flatten(),
+        };
+    };
+    let Some(id) = valid_id else {
+        let shown = if raw_id.get() == "null" {
+            "null"
+        } else {
+            "not a string or integer"
+        };
+        return Incoming::Invalid(ErrorReply::new(
+            None,
+            code::INVALID_REQUEST,
+            format!("Invalid request: the id is {shown}"),
+        ));
+    };
+    match params {
+        Ok(params) => Incoming::Request(Request { id, method, params }),
+        Err(()) => Incoming::Invalid(ErrorReply::new(
+            Some(id),
+            code::INVALID_PARAMS,
+            r#"Invalid params: "params" must be an object"#,
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(line: &str) -> Request {
+        match classify(line.as_bytes()) {
+            Incoming::Request(request) => request,
+            other => panic!("expected a request, got {other:?}"),
+        }
+    }
+
+    fn invalid(line: &[u8]) -> ErrorReply {
+        match classify(line) {
+            Incoming::Invalid(reply) => reply,
+            other => panic!("expected an error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn ids_round_trip_exactly() {
+        for id in [
+            "\"abc\"",
+            "7",
+            "0",
+            "-3",
+            "9007199254740993",
+            "123456789012345678901234567890",
+        ] {
+            let r = request(&format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#));
+            assert_eq!(r.id.as_json(), id);
+            let line = String::from_utf8(result_line(&r.id, "{}")).unwrap();
+            assert_eq!(
+                line,
+                format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#)
+            );
+        }
+    }
+
+    #[test]
+    fn bad_ids_are_invalid_requests_with_null_id() {
+        for id in ["null", "1.5", "true", "{}", "[1]"] {
+            let reply =
+                invalid(format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#).as_bytes());
+            assert_eq!(reply.code, code::INVALID_REQUEST, "id {id}");
+            assert_eq!(reply.id, None);
+        }
+    }
+
+    #[test]
+    fn parse_errors_and_non_objects() {
+        assert_eq!(invalid(b"{not json").code, code::PARSE_ERROR);
+        assert_eq!(invalid(b"\xff\xfe{}").code, code::PARSE_ERROR);
+        assert_eq!(
+            invalid(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\"}").code,
+            code::PARSE_ERROR
+        );
+        for line in ["42", "\"x\"", "true", "null"] {
+            let reply = invalid(line.as_bytes());
+            assert_eq!(reply.code, code::INVALID_REQUEST, "{line}");
+            assert_eq!(reply.id, None);
+        }
+    }
+
+    #[test]
+    fn jsonrpc_and_method_are_checked() {
+        let reply = invalid(br#"{"id":4,"method":"ping"}"#);
+        assert_eq!(
+            (reply.code, reply.id.unwrap().as_json()),
+            (code::INVALID_REQUEST, "4")
+        );
+        let reply = invalid(br#"{"jsonrpc":"1.0","id":"a","method":"ping"}"#);
+        assert_eq!(reply.code, code::INVALID_REQUEST);
+        let reply = invalid(br#"{"jsonrpc":"2.0","id":5,"method":12}"#);
+        assert_eq!(reply.code, code::INVALID_REQUEST);
+    }
+
+    #[test]
+    fn params_must_be_objects() {
+        for params in ["[1]", "\"x\"", "3"] {
+            let reply = invalid(
+                format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{params}}}"#)
+                    .as_bytes(),
+            );
+            assert_eq!(reply.code, code::INVALID_PARAMS);
+        }
+        assert!(
+            request(r#"{"jsonrpc":"2.0","id":1,"method":"x","params":null}"#)
+                .params
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn notifications_responses_and_batches() {
+        assert!(matches!(
+            classify(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#),
+            Incoming::Notification { .. }
+        ));
+        assert!(matches!(
+            classify(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#),
+            Incoming::ClientResponse
+        ));
+        match classify(br#"[{"a":1}, 2]"#) {
+            Incoming::Batch(items) => assert_eq!(items.len(), 2),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn error_lines_are_compact_json() {
+        let reply = ErrorReply::new(None, code::PARSE_ERROR, "bad \"x\"\n")
+            .with_data(serde_json::json!({"k": 1}));
+        let line = String::from_utf8(reply.to_line()).unwrap();
+        assert!(!line.contains('\n'));
+        let value: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(value["id"], Value::Null);
+        assert_eq!(value["error"]["code"], -32700);
+        assert_eq!(value["error"]["data"]["k"], 1);
+    }
+}

@@ -1,0 +1,123 @@
+//! A small worker pool for requests that may block (tool calls, resource reads).
+//!
+//! Threads are started on demand, up to the configured size, so a server that only answers
+//! `initialize` and `tools/list` never starts one. Jobs beyond the pool size wait in a
+//! queue; the reader thread never waits for a worker.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Condvar, Mutex};
+
+type Job = Box<dyn FnOnce() + Send + 'static>;
+
+/// A bounded set of named worker threads fed from one queue.
+pub struct Pool {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    state: Mutex<State>,
+    work: Condvar,
+    max_threads: usize,
+}
+
+#[derive(Default)]
+struct State {
+    jobs: VecDeque<Job>,
+    threads: usize,
+    idle: usize,
+}
+
+impl Pool {
+    pub fn new(max_threads: usize) -> Pool {
+        Pool {
+            shared: Arc::new(Shared {
+                state: Mutex::new(State::default()),
+                work: Condvar::new(),
+                max_threads: max_threads.max(1),
+            }),
+        }
+    }
+
+    /// Queues a job, starting a worker if none is idle and the pool is not full.
+    pub fn execute(&self, job: impl FnOnce() + Send + 'static) {
+        let mut state = self.shared.state.lock().unwrap_or_else(|p| p.into_inner());
+        state.jobs.push_back(Box::new(job));
+        if state.idle == 0 && state.threads < self.shared.max_threads {
+            let number = state.threads + 1;
+            let shared = self.shared.clone();
+            let spawned = std::thread::Builder::new()
+                .name(format!("zcp-worker-{number}"))
+                .spawn(move || worker(&shared));
+            match spawned {
+                Ok(_) => state.threads += 1,
+                Err(err) => crate::error!("mcp", "cannot start a worker thread: {err}"),
+            }
+        } else {
+            self.shared.work.notify_one();
+        }
+    }
+}
+
+fn worker(shared: &Shared) {
+    loop {
+        let job = {
+            let mut state = shared.state.lock().unwrap_or_else(|p| p.into_inner());
+            loop {
+                if let Some(job) = state.jobs.pop_front() {
+                    break job;
+                }
+                state.idle += 1;
+                state = shared.work.wait(state).unwrap_or_else(|p| p.into_inner());
+                state.idle -= 1;
+            }
+        };
+        // Jobs catch their own panics; this guard only keeps the worker alive if one slips.
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    #[test]
+    fn runs_jobs_concurrently_up_to_the_limit() {
+        let pool = Pool::new(4);
+        let (tx, rx) = mpsc::channel();
+        let gate = Arc::new((Mutex::new(false), Condvar::new()));
+        for i in 0..4 {
+            let tx = tx.clone();
+            let gate = gate.clone();
+            pool.execute(move || {
+                tx.send(("started", i)).unwrap();
+                let (lock, cv) = &*gate;
+                let mut open = lock.lock().unwrap();
+                while !*open {
+                    open = cv.wait(open).unwrap();
+                }
+                tx.send(("done", i)).unwrap();
+            });
+        }
+        // All four start although none has finished: they run in parallel.
+        for _ in 0..4 {
+            let (what, _) = rx.recv_timeout(Duration::from_secs(10)).unwrap();
+            assert_eq!(what, "started");
+        }
+        *gate.0.lock().unwrap() = true;
+        gate.1.notify_all();
+        for _ in 0..4 {
+            assert_eq!(rx.recv_timeout(Duration::from_secs(10)).unwrap().0, "done");
+        }
+    }
+
+    #[test]
+    fn a_panicking_job_does_not_kill_the_pool() {
+        let pool = Pool::new(1);
+        pool.execute(|| panic!("boom"));
+        let (tx, rx) = mpsc::channel();
+        pool.execute(move || tx.send(1).unwrap());
+        assert_eq!(rx.recv_timeout(Duration::from_secs(10)).unwrap(), 1);
+    }
+}

@@ -1,0 +1,181 @@
+//! What can be registered into the engine: tools (with their schemas, annotations and a
+//! handler) and a resource provider. The engine shapes these per protocol era; handlers
+//! never see JSON-RPC or era differences.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+use super::context::ToolContext;
+
+/// A tool handler. It runs on a worker thread and may block; it must watch
+/// `ctx.cancel` during long waits.
+pub type ToolHandler = Arc<dyn Fn(&ToolContext) -> ToolOutput + Send + Sync>;
+
+/// Behaviour hints shown to clients (spec §5.1). All four are always sent, so a client
+/// never falls back to the spec's pessimistic defaults by accident.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Annotations {
+    pub read_only: bool,
+    pub destructive: bool,
+    pub idempotent: bool,
+    pub open_world: bool,
+}
+
+/// A registered tool.
+#[derive(Clone)]
+pub struct Tool {
+    pub name: String,
+    pub title: String,
+    pub description: String,
+    /// JSON Schema with root `"type":"object"`; the engine validates arguments against it.
+    pub input_schema: Value,
+    /// When set, successful results must carry `structuredContent` matching it.
+    pub output_schema: Option<Value>,
+    pub annotations: Annotations,
+    /// Client capabilities a modern request must declare (e.g. `elicitation`).
+    pub required_client_capabilities: Vec<String>,
+    pub handler: ToolHandler,
+}
+
+impl Tool {
+    /// The `tools/list` entry for one era: `with_annotations` from 2025-03-26,
+    /// `with_titles` (title, outputSchema) from 2025-06-18.
+    pub fn describe(&self, with_annotations: bool, with_titles: bool) -> Value {
+        let mut entry = Map::new();
+        entry.insert("name".into(), json!(self.name));
+        if with_titles {
+            entry.insert("title".into(), json!(self.title));
+        }
+        entry.insert("description".into(), json!(self.description));
+        entry.insert("inputSchema".into(), self.input_schema.clone());
+        if with_titles && let Some(schema) = &self.output_schema {
+            entry.insert("outputSchema".into(), schema.clone());
+        }
+        if with_annotations {
+            let a = self.annotations;
+            let mut annotations = Map::new();
+            if with_titles {
+                annotations.insert("title".into(), json!(self.title));
+            }
+            annotations.insert("readOnlyHint".into(), json!(a.read_only));
+            annotations.insert("destructiveHint".into(), json!(a.destructive));
+            annotations.insert("idempotentHint".into(), json!(a.idempotent));
+            annotations.insert("openWorldHint".into(), json!(a.open_world));
+            entry.insert("annotations".into(), Value::Object(annotations));
+        }
+        Value::Object(entry)
+    }
+}
+
+/// What a tool handler returns: one text block, optional structured data (which the
+/// engine sends as `structuredContent` in eras that have it) and the error flag.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolOutput {
+    pub text: String,
+    pub structured: Option<Value>,
+    pub is_error: bool,
+}
+
+impl ToolOutput {
+    /// A success whose text is the compact JSON of `value`, mirrored as structured content.
+    pub fn json(value: Value) -> ToolOutput {
+        ToolOutput {
+            text: value.to_string(),
+            structured: Some(value),
+            is_error: false,
+        }
+    }
+
+    /// A failure whose text is the compact JSON of `value` (no structured content: clients
+    /// validate structured content of successes only).
+    pub fn error_json(value: &Value) -> ToolOutput {
+        ToolOutput {
+            text: value.to_string(),
+            structured: None,
+            is_error: true,
+        }
+    }
+
+    /// A plain-text result.
+    pub fn text(text: impl Into<String>) -> ToolOutput {
+        ToolOutput {
+            text: text.into(),
+            structured: None,
+            is_error: false,
+        }
+    }
+}
+
+/// One entry of `resources/list`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResourceInfo {
+    pub uri: String,
+    pub name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub mime_type: Option<String>,
+}
+
+/// One entry of `resources/templates/list` (an RFC 6570 template).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResourceTemplate {
+    pub uri_template: String,
+    pub name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub mime_type: Option<String>,
+}
+
+/// The text of one resource.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResourceContents {
+    pub uri: String,
+    pub mime_type: String,
+    pub text: String,
+}
+
+/// A source of resources. `read` gets the URI exactly as the client sent it and must
+/// return `None` for anything it does not serve (the engine turns that into the era's
+/// not-found error).
+pub trait ResourceProvider: Send + Sync {
+    fn list(&self) -> Vec<ResourceInfo>;
+    fn templates(&self) -> Vec<ResourceTemplate>;
+    fn read(&self, uri: &str) -> Option<ResourceContents>;
+}
+
+impl ResourceInfo {
+    pub fn describe(&self, with_titles: bool) -> Value {
+        let mut entry = Map::new();
+        entry.insert("uri".into(), json!(self.uri));
+        entry.insert("name".into(), json!(self.name));
+        if with_titles && let Some(title) = &self.title {
+            entry.insert("title".into(), json!(title));
+        }
+        if let Some(description) = &self.description {
+            entry.insert("description".into(), json!(description));
+        }
+        if let Some(mime) = &self.mime_type {
+            entry.insert("mimeType".into(), json!(mime));
+        }
+        Value::Object(entry)
+    }
+}
+
+impl ResourceTemplate {
+    pub fn describe(&self, with_titles: bool) -> Value {
+        let mut entry = Map::new();
+        entry.insert("uriTemplate".into(), json!(self.uri_template));
+        entry.insert("name".into(), json!(self.name));
+        if with_titles && let Some(title) = &self.title {
+            entry.insert("title".into(), json!(title));
+        }
+        if let Some(description) = &self.description {
+            entry.insert("description".into(), json!(description));
+        }
+        if let Some(mime) = &self.mime_type {
+            entry.insert("mimeType".into(), json!(mime));
+        }
+        Value::Object(entry)
+    }
+}
