@@ -1,0 +1,387 @@
+//! Running `zcli` as a child process: finding it, giving it a clean environment, capturing
+//! the tail of its output, and killing its whole process group on timeout, cancellation or
+//! shutdown. Knows nothing of MCP; deploy logic lives in `ops::deploy`.
+//!
+//! Rules that come from how zcli behaves: it reads `ZEROPS_<FLAG>` variables as flags, so
+//! those are removed; it prompts when it lacks a TTY and an id, so stdin is closed and
+//! callers must pass every id; it spawns helpers of its own, so the child gets its own
+//! process group and the group is what gets killed.
+
+use std::collections::VecDeque;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::cancel::CancelToken;
+
+/// How much of the child's output is kept (the end of it).
+pub const OUTPUT_TAIL_BYTES: usize = 64 * 1024;
+/// How long a child gets between SIGTERM and SIGKILL.
+const TERM_GRACE: Duration = Duration::from_millis(300);
+
+/// What went wrong before the child could run.
+#[derive(Debug)]
+pub enum RunError {
+    /// The program could not be started.
+    Spawn {
+        program: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Spawn { program, source } => {
+                write!(f, "cannot start {}: {source}", program.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+/// One run of the child.
+#[derive(Debug, Clone)]
+pub struct Invocation {
+    pub program: PathBuf,
+    pub args: Vec<String>,
+    /// The complete environment of the child (nothing is inherited).
+    pub env: Vec<(String, String)>,
+    /// Where the child starts; choose a directory without a `.zcli.yml`.
+    pub cwd: PathBuf,
+    pub timeout: Duration,
+}
+
+/// How the run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// The exit code, `None` when killed by a signal.
+    pub exit_code: Option<i32>,
+    pub timed_out: bool,
+    pub cancelled: bool,
+    /// The last [`OUTPUT_TAIL_BYTES`] of stdout and stderr, interleaved as read.
+    pub output_tail: String,
+    pub duration_ms: u64,
+}
+
+/// A byte buffer that keeps only its most recent `limit` bytes.
+struct Tail {
+    bytes: VecDeque<u8>,
+    limit: usize,
+}
+
+impl Tail {
+    fn push(&mut self, chunk: &[u8]) {
+        self.bytes.extend(chunk);
+        let excess = self.bytes.len().saturating_sub(self.limit);
+        self.bytes.drain(..excess);
+    }
+
+    fn text(&self) -> String {
+        let (a, b) = self.bytes.as_slices();
+        let mut all = Vec::with_capacity(a.len() + b.len());
+        all.extend_from_slice(a);
+        all.extend_from_slice(b);
+        String::from_utf8_lossy(&all).into_owned()
+    }
+}
+
+/// Process groups of children still running, so a shutdown can kill them all.
+static LIVE_GROUPS: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+fn live_groups() -> std::sync::MutexGuard<'static, Vec<u32>> {
+    LIVE_GROUPS.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Kills every child group still running (called right before the process exits).
+pub fn kill_all_children() {
+    let groups: Vec<u32> = live_groups().drain(..).collect();
+    for group in groups {
+        signal_group(group, Signal::Kill);
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Signal {
+    Term,
+    Kill,
+}
+
+#[cfg(unix)]
+fn signal_group(group: u32, signal: Signal) {
+    use nix::sys::signal::{Signal as NixSignal, killpg};
+    use nix::unistd::Pid;
+    let Ok(pgid) = i32::try_from(group) else {
+        return;
+    };
+    let signal = match signal {
+        Signal::Term => NixSignal::SIGTERM,
+        Signal::Kill => NixSignal::SIGKILL,
+    };
+    let _ = killpg(Pid::from_raw(pgid), signal);
+}
+
+#[cfg(not(unix))]
+fn signal_group(_group: u32, _signal: Signal) {}
+
+/// Runs the child to completion (or until timeout or cancellation) and returns how it ended.
+pub fn run(invocation: &Invocation, cancel: &CancelToken) -> Result<Outcome, RunError> {
+    let started = Instant::now();
+    let mut command = Command::new(&invocation.program);
+    command
+        .args(&invocation.args)
+        .env_clear()
+        .envs(invocation.env.iter().map(|(k, v)| (k, v)))
+        .current_dir(&invocation.cwd)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        command.process_group(0);
+    }
+    let mut child = command.spawn().map_err(|source| RunError::Spawn {
+        program: invocation.program.clone(),
+        source,
+    })?;
+    let group = child.id();
+    live_groups().push(group);
+    let tail = Arc::new(Mutex::new(Tail {
+        bytes: VecDeque::new(),
+        limit: OUTPUT_TAIL_BYTES,
+    }));
+    let readers: Vec<_> = [
+        child
+            .stdout
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+        child
+            .stderr
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+    ]
+    .into_iter()
+    .flatten()
+    .map(|stream| spawn_reader(stream, tail.clone()))
+    .collect();
+
+    let deadline = started + invocation.timeout;
+    let mut timed_out = false;
+    let mut cancelled = false;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) => {}
+            Err(err) => {
+                crate::warn!("zcli", "cannot wait for the child: {err}");
+                break None;
+            }
+        }
+        if Instant::now() >= deadline {
+            timed_out = true;
+        } else if cancel.wait_timeout(Duration::from_millis(50).min(deadline - Instant::now())) {
+            cancelled = true;
+        }
+        if timed_out || cancelled {
+            break terminate(&mut child, group);
+        }
+    };
+    live_groups().retain(|g| *g != group);
+    // Readers end when every holder of the pipes has exited; a helper that escaped the
+    // group could keep them open, so do not wait for it for long.
+    let reader_deadline = Instant::now() + Duration::from_secs(1);
+    for reader in readers {
+        while !reader.is_finished() && Instant::now() < reader_deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+    let output_tail = tail.lock().map(|t| t.text()).unwrap_or_default();
+    Ok(Outcome {
+        exit_code: status.and_then(|s| s.code()),
+        timed_out,
+        cancelled,
+        output_tail,
+        duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+    })
+}
+
+/// SIGTERM to the group, then SIGKILL if it is still alive after a short grace.
+fn terminate(child: &mut std::process::Child, group: u32) -> Option<std::process::ExitStatus> {
+    signal_group(group, Signal::Term);
+    let grace_end = Instant::now() + TERM_GRACE;
+    while Instant::now() < grace_end {
+        if let Ok(Some(status)) = child.try_wait() {
+            // The leader is gone; make sure the rest of the group is too.
+            signal_group(group, Signal::Kill);
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    signal_group(group, Signal::Kill);
+    let _ = child.kill();
+    child.wait().ok()
+}
+
+fn spawn_reader(
+    mut stream: Box<dyn Read + Send>,
+    tail: Arc<Mutex<Tail>>,
+) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        loop {
+            match stream.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    if let Ok(mut tail) = tail.lock() {
+                        tail.push(&buf[..n]);
+                    }
+                }
+            }
+        }
+    })
+}
+
+/// Looks for `zcli` on `PATH`, then where npm, nvm, Homebrew and the install script put it.
+pub fn find_zcli(path_var: Option<&str>, home: Option<&Path>) -> Option<PathBuf> {
+    let exe = if cfg!(windows) { "zcli.exe" } else { "zcli" };
+    let mut candidates: Vec<PathBuf> = path_var
+        .map(|p| std::env::split_paths(p).map(|dir| dir.join(exe)).collect())
+        .unwrap_or_default();
+    if let Some(home) = home {
+        for dir in [
+            ".local/bin",
+            ".npm-global/bin",
+            ".npm/bin",
+            ".volta/bin",
+            "bin",
+            ".bun/bin",
+        ] {
+            candidates.push(home.join(dir).join(exe));
+        }
+        // nvm keeps one bin directory per installed Node version; prefer the newest.
+        if let Ok(entries) = std::fs::read_dir(home.join(".nvm/versions/node")) {
+            let mut versions: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+            versions.sort();
+            for version in versions.iter().rev() {
+                candidates.push(version.join("bin").join(exe));
+            }
+        }
+    }
+    for dir in ["/opt/homebrew/bin", "/usr/local/bin", "/usr/bin"] {
+        candidates.push(Path::new(dir).join(exe));
+    }
+    candidates.into_iter().find(|c| is_executable(c))
+}
+
+fn is_executable(path: &Path) -> bool {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.is_file() && meta.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        meta.is_file()
+    }
+}
+
+/// The child's environment: ours minus every `ZEROPS_*` variable (zcli reads them as
+/// flags) except the login-file location, plus the given overrides.
+pub fn child_env(
+    parent: impl Iterator<Item = (String, String)>,
+    overrides: &[(&str, &str)],
+) -> Vec<(String, String)> {
+    let mut env: Vec<(String, String)> = parent
+        .filter(|(key, _)| {
+            let upper = key.to_ascii_uppercase();
+            let zcli_flag = upper.starts_with("ZEROPS_") && upper != "ZEROPS_CLI_DATA_FILE_PATH";
+            !zcli_flag && !upper.starts_with("ZCP_")
+        })
+        .collect();
+    for (key, value) in overrides {
+        env.retain(|(k, _)| k != key);
+        env.push(((*key).to_owned(), (*value).to_owned()));
+    }
+    env
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn child_env_drops_zerops_flags_but_keeps_the_login_path() {
+        let parent = s(&[
+            ("PATH", "/bin"),
+            ("ZEROPS_SERVICEID", "x"),
+            ("zerops_projectid", "y"),
+            ("ZEROPS_TOKEN", "secret-parent"),
+            ("ZEROPS_CLI_DATA_FILE_PATH", "/tmp/cli.data"),
+            ("ZCP_LOG_LEVEL", "debug"),
+        ]);
+        let env = child_env(
+            parent.into_iter(),
+            &[
+                ("ZEROPS_TOKEN", "ours"),
+                ("ZEROPS_CLI_TERMINAL_MODE", "disabled"),
+            ],
+        );
+        assert_eq!(
+            env,
+            s(&[
+                ("PATH", "/bin"),
+                ("ZEROPS_CLI_DATA_FILE_PATH", "/tmp/cli.data"),
+                ("ZEROPS_TOKEN", "ours"),
+                ("ZEROPS_CLI_TERMINAL_MODE", "disabled")
+            ])
+        );
+    }
+
+    #[test]
+    fn tail_keeps_the_last_bytes() {
+        let mut tail = Tail {
+            bytes: VecDeque::new(),
+            limit: 5,
+        };
+        tail.push(b"abc");
+        tail.push(b"defg");
+        assert_eq!(tail.text(), "cdefg");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn finds_an_executable_in_path_and_home_locations() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("home/.local/bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        let zcli = bin.join("zcli");
+        std::fs::write(&zcli, "#!/bin/sh\n").unwrap();
+        // Not executable yet: not found in home.
+        assert_ne!(
+            find_zcli(Some("/nonexistent"), Some(&dir.path().join("home"))),
+            Some(zcli.clone())
+        );
+        std::fs::set_permissions(&zcli, std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert_eq!(
+            find_zcli(Some("/nonexistent"), Some(&dir.path().join("home"))),
+            Some(zcli.clone())
+        );
+        let path = std::env::join_paths([bin.clone()]).unwrap();
+        assert_eq!(find_zcli(path.to_str(), None), Some(zcli));
+    }
+}
