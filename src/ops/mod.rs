@@ -1,4 +1,5 @@
 //! Business logic behind the tools. Knows nothing about MCP: progress arrives as a callback
 //! and cancellation as a flag.
 
+pub mod progress;
 pub mod zcli;
