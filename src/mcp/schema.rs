@@ -14,6 +14,23 @@ use serde_json::{Map, Value};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ArgumentError {
     pub problems: Vec<String>,
+    /// The top-level argument each problem is about, in the same order.
+    pub fields: Vec<String>,
+}
+
+/// Collected problems, each with the path it concerns.
+#[derive(Default)]
+struct Problems(Vec<(String, String)>);
+
+impl Problems {
+    fn add(&mut self, path: &str, message: String) {
+        self.0.push((path.to_owned(), message));
+    }
+}
+
+/// `filter.since` and `variables[2]` both belong to their top-level argument.
+fn top_level(path: &str) -> String {
+    path.split(['.', '[']).next().unwrap_or("").to_owned()
 }
 
 impl std::fmt::Display for ArgumentError {
@@ -24,12 +41,15 @@ impl std::fmt::Display for ArgumentError {
 
 /// Validates (and coerces) `arguments` against `schema`, returning the cleaned arguments.
 pub fn validate(schema: &Value, arguments: Value) -> Result<Value, ArgumentError> {
-    let mut problems = Vec::new();
+    let mut problems = Problems::default();
     let cleaned = check(schema, arguments, "", &mut problems);
-    if problems.is_empty() {
+    if problems.0.is_empty() {
         Ok(cleaned)
     } else {
-        Err(ArgumentError { problems })
+        Err(ArgumentError {
+            fields: problems.0.iter().map(|(path, _)| top_level(path)).collect(),
+            problems: problems.0.into_iter().map(|(_, message)| message).collect(),
+        })
     }
 }
 
@@ -59,7 +79,7 @@ fn describe(value: &Value) -> String {
     }
 }
 
-fn check(schema: &Value, value: Value, path: &str, problems: &mut Vec<String>) -> Value {
+fn check(schema: &Value, value: Value, path: &str, problems: &mut Problems) -> Value {
     let types = types_of(schema);
     let value = if types.is_empty() {
         value
@@ -67,12 +87,15 @@ fn check(schema: &Value, value: Value, path: &str, problems: &mut Vec<String>) -
         match coerce(&types, value) {
             Ok(value) => value,
             Err(original) => {
-                problems.push(format!(
-                    "{} must be {} (got {})",
-                    label(path),
-                    expected_phrase(&types),
-                    describe(&original)
-                ));
+                problems.add(
+                    path,
+                    format!(
+                        "{} must be {} (got {})",
+                        label(path),
+                        expected_phrase(&types),
+                        describe(&original)
+                    ),
+                );
                 return original;
             }
         }
@@ -84,12 +107,15 @@ fn check(schema: &Value, value: Value, path: &str, problems: &mut Vec<String>) -
             .iter()
             .map(|v| v.as_str().map_or(v.to_string(), str::to_owned))
             .collect();
-        problems.push(format!(
-            "{} must be one of: {} (got {})",
-            label(path),
-            names.join(", "),
-            describe(&value)
-        ));
+        problems.add(
+            path,
+            format!(
+                "{} must be one of: {} (got {})",
+                label(path),
+                names.join(", "),
+                describe(&value)
+            ),
+        );
         return value;
     }
     match value {
@@ -195,7 +221,7 @@ fn check_object(
     schema: &Value,
     mut map: Map<String, Value>,
     path: &str,
-    problems: &mut Vec<String>,
+    problems: &mut Problems,
 ) -> Map<String, Value> {
     let empty = Map::new();
     let properties = schema
@@ -224,7 +250,10 @@ fn check_object(
     };
     for key in &required {
         if !map.contains_key(*key) {
-            problems.push(format!("missing required argument `{}`", join(key)));
+            problems.add(
+                &join(key),
+                format!("missing required argument `{}`", join(key)),
+            );
         }
     }
     let additional = schema.get("additionalProperties");
@@ -244,7 +273,10 @@ fn check_object(
                     } else {
                         format!("expected one of: {}", known.join(", "))
                     };
-                    problems.push(format!("unknown argument `{}`; {hint}", join(&key)));
+                    problems.add(
+                        &join(&key),
+                        format!("unknown argument `{}`; {hint}", join(&key)),
+                    );
                 }
                 Some(extra @ Value::Object(_)) => {
                     let cleaned = check(extra, value, &join(&key), problems);
@@ -263,18 +295,21 @@ fn check_array(
     schema: &Value,
     items: Vec<Value>,
     path: &str,
-    problems: &mut Vec<String>,
+    problems: &mut Problems,
 ) -> Vec<Value> {
     let count = items.len() as f64;
     if let Some(min) = schema.get("minItems").and_then(Value::as_f64)
         && count < min
     {
-        problems.push(format!("{} needs at least {min} item(s)", label(path)));
+        problems.add(
+            path,
+            format!("{} needs at least {min} item(s)", label(path)),
+        );
     }
     if let Some(max) = schema.get("maxItems").and_then(Value::as_f64)
         && count > max
     {
-        problems.push(format!("{} takes at most {max} item(s)", label(path)));
+        problems.add(path, format!("{} takes at most {max} item(s)", label(path)));
     }
     match schema.get("items") {
         Some(item_schema) => items
@@ -286,7 +321,7 @@ fn check_array(
     }
 }
 
-fn check_range(schema: &Value, n: f64, path: &str, problems: &mut Vec<String>) {
+fn check_range(schema: &Value, n: f64, path: &str, problems: &mut Problems) {
     let min = schema.get("minimum").and_then(Value::as_f64);
     let max = schema.get("maximum").and_then(Value::as_f64);
     let out_of_range = min.is_some_and(|m| n < m) || max.is_some_and(|m| n > m);
@@ -297,11 +332,11 @@ fn check_range(schema: &Value, n: f64, path: &str, problems: &mut Vec<String>) {
             (None, Some(hi)) => format!("at most {hi}"),
             (None, None) => unreachable!("out of range needs a bound"),
         };
-        problems.push(format!("{} must be {range} (got {n})", label(path)));
+        problems.add(path, format!("{} must be {range} (got {n})", label(path)));
     }
 }
 
-fn check_length(schema: &Value, len: usize, path: &str, problems: &mut Vec<String>) {
+fn check_length(schema: &Value, len: usize, path: &str, problems: &mut Problems) {
     if let Some(min) = schema.get("minLength").and_then(Value::as_u64)
         && (len as u64) < min
     {
@@ -310,12 +345,15 @@ fn check_length(schema: &Value, len: usize, path: &str, problems: &mut Vec<Strin
         } else {
             format!("needs at least {min} characters")
         };
-        problems.push(format!("{} {what}", label(path)));
+        problems.add(path, format!("{} {what}", label(path)));
     }
     if let Some(max) = schema.get("maxLength").and_then(Value::as_u64)
         && (len as u64) > max
     {
-        problems.push(format!("{} takes at most {max} characters", label(path)));
+        problems.add(
+            path,
+            format!("{} takes at most {max} characters", label(path)),
+        );
     }
 }
 
@@ -416,8 +454,13 @@ mod tests {
     }
 
     #[test]
-    fn several_problems_are_all_reported() {
-        let found = problems(json!({"limit": 0, "deep": "maybe"}));
-        assert_eq!(found.len(), 3, "{found:?}");
+    fn several_problems_are_all_reported_with_their_fields() {
+        let err = validate(
+            &schema(),
+            json!({"limit": 0, "deep": "maybe", "filter": {"x": 1}}),
+        )
+        .unwrap_err();
+        assert_eq!(err.problems.len(), 4, "{err:?}");
+        assert_eq!(err.fields, vec!["query", "deep", "filter", "limit"]);
     }
 }

@@ -1,0 +1,270 @@
+//! Result conventions shared by all twelve tools: successes are JSON mirrored as
+//! structured content, errors are JSON `{code, error, suggestion}` with `isError`, and no
+//! result grows past about 80 KB of text (hosts reject or silently cut bigger ones).
+
+use serde_json::{Map, Value, json};
+
+use crate::mcp::ToolOutput;
+
+/// The most text a result may carry.
+pub const MAX_RESULT_BYTES: usize = 80 * 1024;
+
+/// A failure as the agent sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolError {
+    /// A stable code such as `SERVICE_NOT_FOUND`.
+    pub code: String,
+    pub message: String,
+    pub suggestion: String,
+    /// Extra members (`apiCode`, `apiMeta`, `failReason`, ...).
+    pub extra: Map<String, Value>,
+}
+
+impl ToolError {
+    pub fn new(code: &str, message: impl Into<String>, suggestion: impl Into<String>) -> ToolError {
+        ToolError {
+            code: code.to_owned(),
+            message: message.into(),
+            suggestion: suggestion.into(),
+            extra: Map::new(),
+        }
+    }
+
+    pub fn with(mut self, key: &str, value: Value) -> ToolError {
+        if !value.is_null() {
+            self.extra.insert(key.to_owned(), value);
+        }
+        self
+    }
+
+    pub fn to_json(&self) -> Value {
+        let mut body = Map::new();
+        body.insert("code".into(), json!(self.code));
+        body.insert("error".into(), json!(self.message));
+        body.insert("suggestion".into(), json!(self.suggestion));
+        for (key, value) in &self.extra {
+            body.insert(key.clone(), value.clone());
+        }
+        Value::Object(body)
+    }
+
+    pub fn into_output(self) -> ToolOutput {
+        ToolOutput::error_json(&self.to_json())
+    }
+}
+
+/// Which end of a list to keep when it has to be cut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// Keep the first items (lists ordered most important first).
+    Head,
+    /// Keep the last items (logs, where the newest are last).
+    Tail,
+}
+
+/// A success result, cut to [`MAX_RESULT_BYTES`] if needed. `hint` tells the agent how to
+/// ask for less (e.g. "lower `limit` or set `since`").
+pub fn success(value: Value, keep: Keep, hint: &str) -> ToolOutput {
+    ToolOutput::json(fit(value, MAX_RESULT_BYTES, keep, hint))
+}
+
+/// Shrinks an object until its compact JSON fits `limit` bytes: first by dropping items
+/// of its largest list, then by shortening its longest strings. What was cut is recorded
+/// under `truncated` so the agent knows the result is partial.
+pub fn fit(value: Value, limit: usize, keep: Keep, hint: &str) -> Value {
+    let Value::Object(mut map) = value else {
+        return value;
+    };
+    if size(&map) <= limit {
+        return Value::Object(map);
+    }
+    let mut notes: Vec<String> = Vec::new();
+    // Room for the note itself.
+    let budget = limit.saturating_sub(600);
+    if let Some(key) = largest_list(&map) {
+        let total = map[&key].as_array().map_or(0, Vec::len);
+        // Binary search on how many items fit.
+        let (mut lo, mut hi) = (0usize, total);
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            let mut trial = map.clone();
+            trial.insert(key.clone(), Value::Array(slice(&map[&key], mid, keep)));
+            if size(&trial) <= budget {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        if lo < total {
+            let kept = lo;
+            let items = slice(&map[&key], kept, keep);
+            map.insert(key.clone(), Value::Array(items));
+            let which = if keep == Keep::Tail { "oldest" } else { "last" };
+            notes.push(format!(
+                "dropped the {which} {} of {total} items of `{key}`",
+                total - kept
+            ));
+        }
+    }
+    while size(&map) > budget {
+        let Some((path, len)) = longest_string(&Value::Object(map.clone()), String::new()) else {
+            break;
+        };
+        let excess = size(&map) - budget;
+        let target = len.saturating_sub(excess + 64);
+        shorten_at(&mut map, &path, target);
+        notes.push(format!("shortened `{path}` to {target} bytes"));
+        if target == 0 {
+            break;
+        }
+    }
+    map.insert(
+        "truncated".into(),
+        json!({ "reason": format!("the full result exceeds {} KB", limit / 1024), "cut": notes, "hint": hint }),
+    );
+    Value::Object(map)
+}
+
+fn size(map: &Map<String, Value>) -> usize {
+    serde_json::to_string(map).map_or(0, |s| s.len())
+}
+
+fn slice(list: &Value, count: usize, keep: Keep) -> Vec<Value> {
+    let items = list.as_array().cloned().unwrap_or_default();
+    match keep {
+        Keep::Head => items.into_iter().take(count).collect(),
+        Keep::Tail => {
+            let skip = items.len().saturating_sub(count);
+            items.into_iter().skip(skip).collect()
+        }
+    }
+}
+
+fn largest_list(map: &Map<String, Value>) -> Option<String> {
+    map.iter()
+        .filter(|(_, v)| v.as_array().is_some_and(|a| !a.is_empty()))
+        .max_by_key(|(_, v)| v.to_string().len())
+        .map(|(k, _)| k.clone())
+}
+
+/// The dotted path and byte length of the longest string anywhere in the value.
+fn longest_string(value: &Value, path: String) -> Option<(String, usize)> {
+    match value {
+        Value::String(s) => Some((path, s.len())),
+        Value::Object(map) => map
+            .iter()
+            .filter_map(|(k, v)| {
+                longest_string(
+                    v,
+                    if path.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{path}.{k}")
+                    },
+                )
+            })
+            .max_by_key(|(_, len)| *len),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| longest_string(v, format!("{path}.{i}")))
+            .max_by_key(|(_, len)| *len),
+        _ => None,
+    }
+}
+
+fn shorten_at(map: &mut Map<String, Value>, path: &str, target: usize) {
+    let mut parts = path.split('.');
+    let Some(first) = parts.next() else { return };
+    let mut node = match map.get_mut(first) {
+        Some(node) => node,
+        None => return,
+    };
+    for part in parts {
+        node = match node {
+            Value::Object(m) => match m.get_mut(part) {
+                Some(n) => n,
+                None => return,
+            },
+            Value::Array(a) => match part.parse::<usize>().ok().and_then(|i| a.get_mut(i)) {
+                Some(n) => n,
+                None => return,
+            },
+            _ => return,
+        };
+    }
+    if let Value::String(s) = node {
+        let mut cut = target.min(s.len());
+        while cut > 0 && !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let dropped = s.len() - cut;
+        s.truncate(cut);
+        s.push_str(&format!("\n[... {dropped} bytes cut]"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_are_json_with_code_error_and_suggestion() {
+        let out = ToolError::new(
+            "SERVICE_NOT_FOUND",
+            "Service 'x' not found",
+            "Available services: api, db",
+        )
+        .with("apiCode", json!("serviceStackNotFound"))
+        .with("failReason", Value::Null)
+        .into_output();
+        assert!(out.is_error);
+        let body: Value = serde_json::from_str(&out.text).unwrap();
+        assert_eq!(body["code"], "SERVICE_NOT_FOUND");
+        assert_eq!(body["suggestion"], "Available services: api, db");
+        assert_eq!(body["apiCode"], "serviceStackNotFound");
+        assert!(body.get("failReason").is_none());
+    }
+
+    #[test]
+    fn small_results_are_untouched() {
+        let value = json!({"items": [1, 2, 3]});
+        assert_eq!(fit(value.clone(), 1000, Keep::Head, "h"), value);
+    }
+
+    #[test]
+    fn long_lists_keep_the_requested_end_and_say_so() {
+        let entries: Vec<Value> = (0..2000)
+            .map(|i| json!({"n": i, "message": "x".repeat(40)}))
+            .collect();
+        let out = fit(
+            json!({"entries": entries, "hasMore": false}),
+            8 * 1024,
+            Keep::Tail,
+            "lower `limit`",
+        );
+        let text = out.to_string();
+        assert!(text.len() <= 8 * 1024, "{}", text.len());
+        let kept = out["entries"].as_array().unwrap();
+        assert_eq!(kept.last().unwrap()["n"], 1999, "the newest entries stay");
+        assert_eq!(out["truncated"]["hint"], "lower `limit`");
+        assert!(
+            out["truncated"]["cut"][0]
+                .as_str()
+                .unwrap()
+                .contains("oldest")
+        );
+    }
+
+    #[test]
+    fn huge_strings_are_cut_on_char_boundaries() {
+        let out = fit(
+            json!({"content": "é".repeat(50_000)}),
+            4096,
+            Keep::Head,
+            "read the resource",
+        );
+        assert!(out.to_string().len() <= 4096);
+        assert!(out["content"].as_str().unwrap().ends_with("bytes cut]"));
+    }
+}
