@@ -42,7 +42,9 @@ impl Pool {
     pub fn execute(&self, job: impl FnOnce() + Send + 'static) {
         let mut state = self.shared.state.lock().unwrap_or_else(|p| p.into_inner());
         state.jobs.push_back(Box::new(job));
-        if state.idle == 0 && state.threads < self.shared.max_threads {
+        // Every idle worker will take one queued job; start a thread for each job beyond
+        // that (a woken worker does not leave the idle count until it runs).
+        if state.jobs.len() > state.idle && state.threads < self.shared.max_threads {
             let number = state.threads + 1;
             let shared = self.shared.clone();
             let spawned = std::thread::Builder::new()
@@ -52,7 +54,8 @@ impl Pool {
                 Ok(_) => state.threads += 1,
                 Err(err) => crate::error!("mcp", "cannot start a worker thread: {err}"),
             }
-        } else {
+        }
+        if state.idle > 0 {
             self.shared.work.notify_one();
         }
     }
@@ -109,6 +112,31 @@ mod tests {
         gate.1.notify_all();
         for _ in 0..4 {
             assert_eq!(rx.recv_timeout(Duration::from_secs(10)).unwrap().0, "done");
+        }
+    }
+
+    #[test]
+    fn jobs_queued_in_a_burst_get_their_own_threads() {
+        let pool = Pool::new(8);
+        // Let one worker exist and go idle first.
+        let (tx, rx) = mpsc::channel();
+        let first = tx.clone();
+        pool.execute(move || first.send(()).unwrap());
+        rx.recv_timeout(Duration::from_secs(10)).unwrap();
+        std::thread::sleep(Duration::from_millis(20));
+        let barrier = Arc::new(std::sync::Barrier::new(8));
+        for _ in 0..8 {
+            let barrier = barrier.clone();
+            let tx = tx.clone();
+            pool.execute(move || {
+                // Only returns once all eight run at the same time.
+                barrier.wait();
+                tx.send(()).unwrap();
+            });
+        }
+        for _ in 0..8 {
+            rx.recv_timeout(Duration::from_secs(10))
+                .expect("all eight ran concurrently");
         }
     }
 

@@ -1,0 +1,468 @@
+//! Side-by-side protocol benchmark: zcp against a peer MCP server built on the official
+//! Rust SDK (bench/peer, run with its stdio and its pipe transport). Run through
+//! `bench/run.sh`, which builds both and writes BENCHMARKS.md; or directly:
+//!
+//! `cargo bench --bench protocol -- --zcp target/release/zcp --peer bench/peer/target/release/zcp-bench-peer --out BENCHMARKS.md`
+//!
+//! Every figure is measured here, in one run, on this machine; nothing is asserted.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// One server under test.
+struct Subject {
+    label: String,
+    program: String,
+    args: Vec<String>,
+    env: Vec<(String, String)>,
+    /// A cheap tool call (name, arguments JSON).
+    cheap_call: (String, String),
+    /// A tool that sleeps `ms` (name, arguments JSON with `{ms}`).
+    slow_call: (String, String),
+    /// Environment that enables the slow tool.
+    slow_env: Vec<(String, String)>,
+}
+
+struct Session {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    /// Responses read while waiting for another id (concurrent calls answer out of order).
+    early: Vec<String>,
+}
+
+const INIT: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}"#;
+const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+
+impl Subject {
+    fn spawn(&self, extra_env: &[(String, String)]) -> Session {
+        let mut cmd = Command::new(&self.program);
+        cmd.args(&self.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        for (k, v) in self.env.iter().chain(extra_env) {
+            cmd.env(k, v);
+        }
+        let mut child = cmd
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {}: {e}", self.program));
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        Session {
+            child,
+            stdin,
+            stdout,
+            early: Vec::new(),
+        }
+    }
+}
+
+impl Session {
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(line.as_bytes()).expect("write");
+        stdin.write_all(b"\n").expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    /// Reads lines until the response with `id` (skipping notifications).
+    fn until_id(&mut self, id: u64) -> String {
+        let needle = format!("\"id\":{id},");
+        if let Some(i) = self.early.iter().position(|l| l.contains(&needle)) {
+            return self.early.swap_remove(i);
+        }
+        loop {
+            let mut line = String::new();
+            if self.stdout.read_line(&mut line).expect("read") == 0 {
+                panic!("server closed stdout while waiting for id {id}");
+            }
+            if line.contains(&needle) {
+                return line;
+            }
+            if line.contains("\"id\":") {
+                self.early.push(line);
+            }
+        }
+    }
+
+    fn handshake(&mut self) {
+        self.send(INIT);
+        self.until_id(0);
+        self.send(INITIALIZED);
+    }
+
+    fn rss_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .unwrap_or_default();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap_or(0)
+    }
+
+    /// Closes stdin and returns how long the process took to exit (capped at 10 s).
+    fn close_and_time_exit(mut self) -> Duration {
+        drop(self.stdin.take());
+        let started = Instant::now();
+        loop {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return started.elapsed();
+            }
+            if started.elapsed() > Duration::from_secs(10) {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                return started.elapsed();
+            }
+            std::thread::sleep(Duration::from_micros(500));
+        }
+    }
+}
+
+fn percentile(samples: &mut [Duration], p: f64) -> Duration {
+    samples.sort();
+    let index = ((samples.len() as f64 - 1.0) * p).round() as usize;
+    samples[index]
+}
+
+struct Row {
+    name: &'static str,
+    values: Vec<f64>,
+    unit: &'static str,
+    /// Whether a smaller value is better.
+    lower_is_better: bool,
+}
+
+fn measure(subject: &Subject) -> Vec<(&'static str, f64, &'static str, bool)> {
+    let mut out = Vec::new();
+    // Spawn -> initialize answer.
+    let mut spawn_init = Vec::new();
+    let mut spawn_list = Vec::new();
+    for _ in 0..40 {
+        let started = Instant::now();
+        let mut s = subject.spawn(&[]);
+        s.send(INIT);
+        s.until_id(0);
+        spawn_init.push(started.elapsed());
+        s.close_and_time_exit();
+
+        let started = Instant::now();
+        let mut s = subject.spawn(&[]);
+        s.send(INIT);
+        s.send(INITIALIZED);
+        s.send(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
+        s.until_id(1);
+        spawn_list.push(started.elapsed());
+        s.close_and_time_exit();
+    }
+    out.push((
+        "spawn → initialize answer, p50",
+        ms(percentile(&mut spawn_init, 0.5)),
+        "ms",
+        true,
+    ));
+    out.push((
+        "spawn → tools/list answer, p50",
+        ms(percentile(&mut spawn_list, 0.5)),
+        "ms",
+        true,
+    ));
+
+    let mut s = subject.spawn(&[]);
+    s.handshake();
+    out.push((
+        "resident memory after initialize",
+        s.rss_kib() as f64 / 1024.0,
+        "MiB",
+        true,
+    ));
+    let mut pings = Vec::new();
+    for id in 1..=5000u64 {
+        let started = Instant::now();
+        s.send(&format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#));
+        s.until_id(id);
+        pings.push(started.elapsed());
+    }
+    out.push((
+        "ping round trip p50",
+        us(percentile(&mut pings, 0.5)),
+        "µs",
+        true,
+    ));
+    out.push((
+        "ping round trip p99",
+        us(percentile(&mut pings, 0.99)),
+        "µs",
+        true,
+    ));
+
+    let (tool, args) = &subject.cheap_call;
+    let mut calls = Vec::new();
+    for id in 10_000..12_000u64 {
+        let started = Instant::now();
+        s.send(&format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{tool}","arguments":{args}}}}}"#
+        ));
+        s.until_id(id);
+        calls.push(started.elapsed());
+    }
+    out.push((
+        "cheap tools/call p50",
+        us(percentile(&mut calls, 0.5)),
+        "µs",
+        true,
+    ));
+    out.push((
+        "cheap tools/call p99",
+        us(percentile(&mut calls, 0.99)),
+        "µs",
+        true,
+    ));
+
+    // Pipelined throughput: one thread writes, this one reads.
+    let total = 100_000u64;
+    let mut stdin = s.stdin.take().expect("stdin");
+    let started = Instant::now();
+    let writer = std::thread::spawn(move || {
+        let mut batch = String::with_capacity(64 * 1024);
+        for id in 0..total {
+            batch.push_str(&format!(
+                "{{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"ping\"}}\n",
+                100_000 + id
+            ));
+            if batch.len() > 60_000 {
+                stdin.write_all(batch.as_bytes()).expect("write");
+                batch.clear();
+            }
+        }
+        stdin.write_all(batch.as_bytes()).expect("write");
+        stdin.flush().expect("flush");
+        stdin
+    });
+    let mut seen = 0;
+    let mut line = String::new();
+    while seen < total {
+        line.clear();
+        if s.stdout.read_line(&mut line).expect("read") == 0 {
+            break;
+        }
+        seen += 1;
+    }
+    let elapsed = started.elapsed();
+    s.stdin = Some(writer.join().expect("writer"));
+    out.push((
+        "pipelined pings per second",
+        seen as f64 / elapsed.as_secs_f64(),
+        "req/s",
+        false,
+    ));
+    out.push((
+        "resident memory after load",
+        s.rss_kib() as f64 / 1024.0,
+        "MiB",
+        true,
+    ));
+    out.push((
+        "exit after stdin EOF, idle",
+        ms(s.close_and_time_exit()),
+        "ms",
+        true,
+    ));
+
+    // Concurrency: one slow call, then eight at once.
+    let (slow_tool, slow_args) = &subject.slow_call;
+    let slow = |id: u64| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{slow_tool}","arguments":{}}}}}"#,
+            slow_args.replace("{ms}", "500")
+        )
+    };
+    let mut s = subject.spawn(&subject.slow_env);
+    s.handshake();
+    let started = Instant::now();
+    s.send(&slow(1));
+    s.until_id(1);
+    let one = started.elapsed();
+    let started = Instant::now();
+    for id in 2..10 {
+        s.send(&slow(id));
+    }
+    for id in 2..10 {
+        s.until_id(id);
+    }
+    let eight = started.elapsed();
+    out.push(("one 500 ms call", ms(one), "ms", true));
+    out.push(("eight concurrent 500 ms calls", ms(eight), "ms", true));
+    // EOF with a long call in flight.
+    let long = format!(
+        r#"{{"jsonrpc":"2.0","id":99,"method":"tools/call","params":{{"name":"{slow_tool}","arguments":{}}}}}"#,
+        slow_args.replace("{ms}", "30000")
+    );
+    s.send(&long);
+    std::thread::sleep(Duration::from_millis(100));
+    out.push((
+        "exit after stdin EOF, call in flight",
+        ms(s.close_and_time_exit()),
+        "ms",
+        true,
+    ));
+
+    let size = std::fs::metadata(&subject.program)
+        .map(|m| m.len())
+        .unwrap_or(0);
+    out.push(("binary size", size as f64 / (1024.0 * 1024.0), "MiB", true));
+    out
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn us(d: Duration) -> f64 {
+    d.as_secs_f64() * 1_000_000.0
+}
+
+fn arg(name: &str) -> Option<String> {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1).cloned())
+}
+
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|c| {
+            c.lines().find_map(|l| {
+                l.strip_prefix("model name")
+                    .map(|v| v.trim_start_matches([' ', '\t', ':']).to_owned())
+            })
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+    format!("{cpu}, {cores} cores, Linux {}", kernel.trim())
+}
+
+fn main() {
+    let Some(zcp) = arg("--zcp") else {
+        eprintln!(
+            "usage: cargo bench --bench protocol -- --zcp <zcp> --peer <peer> [--out BENCHMARKS.md]"
+        );
+        return;
+    };
+    let peer = arg("--peer");
+    let mut subjects = vec![Subject {
+        label: "zcp".into(),
+        program: zcp.clone(),
+        args: vec![],
+        env: vec![],
+        cheap_call: (
+            "zerops_knowledge".into(),
+            r#"{"query":"postgresql connection string","limit":3}"#.into(),
+        ),
+        slow_call: ("test_slow".into(), r#"{"ms":{ms},"steps":1}"#.into()),
+        slow_env: vec![("ZCP_TEST_TOOLS".into(), "1".into())],
+    }];
+    if let Some(peer) = &peer {
+        for transport in ["stdio", "pipe"] {
+            subjects.push(Subject {
+                label: format!("rmcp ({transport})"),
+                program: peer.clone(),
+                args: vec![transport.into()],
+                env: vec![],
+                cheap_call: ("echo".into(), r#"{"text":"hello"}"#.into()),
+                slow_call: ("sleep".into(), r#"{"ms":{ms}}"#.into()),
+                slow_env: vec![],
+            });
+        }
+    }
+    let results: Vec<(String, Vec<(&'static str, f64, &'static str, bool)>)> = subjects
+        .iter()
+        .map(|s| {
+            eprintln!("measuring {} ...", s.label);
+            (s.label.clone(), measure(s))
+        })
+        .collect();
+    let rows: Vec<Row> = results[0]
+        .1
+        .iter()
+        .enumerate()
+        .map(|(i, (name, _, unit, lower))| Row {
+            name,
+            values: results.iter().map(|(_, r)| r[i].1).collect(),
+            unit,
+            lower_is_better: *lower,
+        })
+        .collect();
+    let mut table = String::new();
+    let labels: Vec<&str> = results.iter().map(|(l, _)| l.as_str()).collect();
+    table.push_str(&format!(
+        "| measure | {} | zcp ÷ best peer | zcp at least as good |\n",
+        labels.join(" | ")
+    ));
+    table.push_str(&format!("|---|{}---|---|\n", "---|".repeat(labels.len())));
+    for row in &rows {
+        let cells: Vec<String> = row
+            .values
+            .iter()
+            .map(|v| format!("{} {}", fmt(*v), row.unit))
+            .collect();
+        let ours = row.values[0];
+        let peers = &row.values[1..];
+        let (ratio, good) = if peers.is_empty() {
+            ("–".to_owned(), "–")
+        } else {
+            let best = if row.lower_is_better {
+                peers.iter().copied().fold(f64::INFINITY, f64::min)
+            } else {
+                peers.iter().copied().fold(0.0, f64::max)
+            };
+            let ratio = if best == 0.0 { f64::NAN } else { ours / best };
+            let good = if row.lower_is_better {
+                ours <= best
+            } else {
+                ours >= best
+            };
+            (format!("{ratio:.2}"), if good { "yes" } else { "no" })
+        };
+        table.push_str(&format!(
+            "| {} | {} | {ratio} | {good} |\n",
+            row.name,
+            cells.join(" | ")
+        ));
+    }
+    let report = format!(
+        "Machine: {}. Peer: rmcp 3.11.0 (bench/peer), release build, stdio and pipe transports. \
+Each figure is from one run of `bench/run.sh`; lower is better except throughput.\n\n{table}",
+        machine()
+    );
+    println!("{report}");
+    if let Some(out) = arg("--out") {
+        let existing = std::fs::read_to_string(&out).unwrap_or_default();
+        let start = "<!-- protocol-bench:start -->";
+        let end = "<!-- protocol-bench:end -->";
+        let block = format!("{start}\n{report}{end}");
+        let updated = match (existing.find(start), existing.find(end)) {
+            (Some(a), Some(b)) if b > a => {
+                format!("{}{}{}", &existing[..a], block, &existing[b + end.len()..])
+            }
+            _ => format!("{existing}\n## Protocol\n\n{block}\n"),
+        };
+        std::fs::write(&out, updated).expect("write report");
+    }
+}
+
+fn fmt(v: f64) -> String {
+    if v >= 1000.0 {
+        format!("{v:.0}")
+    } else if v >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}
