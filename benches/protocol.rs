@@ -135,7 +135,10 @@ struct Row {
     lower_is_better: bool,
 }
 
-fn measure(subject: &Subject) -> Vec<(&'static str, f64, &'static str, bool)> {
+/// One measured figure: name, value, unit, whether lower is better.
+type Figure = (&'static str, f64, &'static str, bool);
+
+fn measure(subject: &Subject) -> Vec<Figure> {
     let mut out = Vec::new();
     // Spawn -> initialize answer.
     let mut spawn_init = Vec::new();
@@ -381,7 +384,7 @@ fn main() {
             });
         }
     }
-    let results: Vec<(String, Vec<(&'static str, f64, &'static str, bool)>)> = subjects
+    let results: Vec<(String, Vec<Figure>)> = subjects
         .iter()
         .map(|s| {
             eprintln!("measuring {} ...", s.label);
