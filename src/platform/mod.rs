@@ -1,2 +1,13 @@
-//! The Zerops API: domain types, error codes, the `Client` trait, its `ureq` implementation,
-//! the log fetcher and a mock for tests.
+//! The Zerops API: domain types, error codes, the `Client` trait, its `ureq`
+//! implementation, the log fetcher and an in-memory mock for tests of the business logic.
+
+pub mod client;
+pub mod errors;
+pub mod http;
+pub mod mock;
+pub mod types;
+
+pub use client::{Client, LogFetcher};
+pub use errors::{ErrorCode, PlatformError};
+pub use http::{HttpLogFetcher, ZeropsClient};
+pub use types::*;

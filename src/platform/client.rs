@@ -1,0 +1,72 @@
+//! The operations zcp needs from Zerops, as a trait so the business logic can run against
+//! the real API, the loopback simulator or an in-memory mock alike.
+
+use super::errors::PlatformError;
+use super::types::{
+    AppVersionEvent, AutoscalingParams, EnvVar, ImportResult, LogAccess, LogEntry, LogFetchParams,
+    Process, ProcessEvent, Project, ServiceStack, UserInfo,
+};
+
+/// The 24 API operations of the PRD. Every call blocks (30 s limit in the HTTP client).
+pub trait Client: Send + Sync {
+    fn get_user_info(&self) -> Result<UserInfo, PlatformError>;
+    fn list_projects(&self, client_id: &str) -> Result<Vec<Project>, PlatformError>;
+    fn get_project(&self, project_id: &str) -> Result<Project, PlatformError>;
+    /// Services visible to the token (a search by client: may include other projects').
+    fn list_services(&self, project_id: &str) -> Result<Vec<ServiceStack>, PlatformError>;
+    /// One service, authoritative (not lagging like the search index).
+    fn get_service(&self, service_id: &str) -> Result<ServiceStack, PlatformError>;
+    fn start_service(&self, service_id: &str) -> Result<Process, PlatformError>;
+    fn stop_service(&self, service_id: &str) -> Result<Process, PlatformError>;
+    fn restart_service(&self, service_id: &str) -> Result<Process, PlatformError>;
+    /// `None` when the change was applied synchronously.
+    fn set_autoscaling(
+        &self,
+        service_id: &str,
+        params: &AutoscalingParams,
+    ) -> Result<Option<Process>, PlatformError>;
+    fn get_service_env(&self, service_id: &str) -> Result<Vec<EnvVar>, PlatformError>;
+    fn set_service_env_file(
+        &self,
+        service_id: &str,
+        content: &str,
+    ) -> Result<Process, PlatformError>;
+    fn delete_user_data(&self, user_data_id: &str) -> Result<Process, PlatformError>;
+    fn get_project_env(&self, project_id: &str) -> Result<Vec<EnvVar>, PlatformError>;
+    fn create_project_env(
+        &self,
+        project_id: &str,
+        key: &str,
+        content: &str,
+        sensitive: bool,
+    ) -> Result<Process, PlatformError>;
+    fn delete_project_env(&self, env_id: &str) -> Result<Process, PlatformError>;
+    fn import_services(&self, project_id: &str, yaml: &str) -> Result<ImportResult, PlatformError>;
+    fn delete_service(&self, service_id: &str) -> Result<Process, PlatformError>;
+    fn get_process(&self, process_id: &str) -> Result<Process, PlatformError>;
+    fn cancel_process(&self, process_id: &str) -> Result<Process, PlatformError>;
+    fn enable_subdomain_access(&self, service_id: &str) -> Result<Process, PlatformError>;
+    fn disable_subdomain_access(&self, service_id: &str) -> Result<Process, PlatformError>;
+    fn get_project_log(&self, project_id: &str) -> Result<LogAccess, PlatformError>;
+    /// Recent processes, newest first (a search by client: may include other projects').
+    fn search_processes(
+        &self,
+        project_id: &str,
+        limit: usize,
+    ) -> Result<Vec<ProcessEvent>, PlatformError>;
+    /// Recent app versions, newest first (same caveat).
+    fn search_app_versions(
+        &self,
+        project_id: &str,
+        limit: usize,
+    ) -> Result<Vec<AppVersionEvent>, PlatformError>;
+}
+
+/// Reads from the log backend behind a [`LogAccess`].
+pub trait LogFetcher: Send + Sync {
+    fn fetch_logs(
+        &self,
+        access: &LogAccess,
+        params: &LogFetchParams,
+    ) -> Result<Vec<LogEntry>, PlatformError>;
+}

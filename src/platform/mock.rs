@@ -1,0 +1,554 @@
+//! An in-memory [`Client`] and [`LogFetcher`] for unit tests of the business logic:
+//! built with a builder, safe to share between threads, recording every call (without
+//! secrets) so tests can assert what was asked of the API. Processes it creates move
+//! PENDING → RUNNING → FINISHED (or FAILED) over a configurable number of polls.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use super::client::{Client, LogFetcher};
+use super::errors::{ErrorCode, PlatformError};
+use super::types::{
+    AppVersionEvent, AutoscalingParams, EnvVar, ImportResult, LogAccess, LogEntry, LogFetchParams,
+    Process, ProcessEvent, Project, ServiceRef, ServiceStack, UserInfo,
+};
+
+#[derive(Default)]
+struct State {
+    user: Option<UserInfo>,
+    projects: Vec<Project>,
+    services: Vec<ServiceStack>,
+    service_env: HashMap<String, Vec<EnvVar>>,
+    project_env: Vec<EnvVar>,
+    processes: HashMap<String, TrackedProcess>,
+    process_events: Vec<ProcessEvent>,
+    app_versions: Vec<AppVersionEvent>,
+    errors: HashMap<String, PlatformError>,
+    import_result: Option<ImportResult>,
+    autoscaling_without_process: bool,
+    polls_to_finish: u32,
+    fail_reason: Option<String>,
+    calls: Vec<String>,
+    next_id: u64,
+    autoscaling_calls: Vec<AutoscalingParams>,
+    env_files: Vec<(String, String)>,
+}
+
+struct TrackedProcess {
+    process: Process,
+    polls: u32,
+}
+
+/// The mock API.
+pub struct MockClient {
+    state: Mutex<State>,
+}
+
+impl Default for MockClient {
+    fn default() -> Self {
+        MockClient::new()
+    }
+}
+
+impl MockClient {
+    pub fn new() -> MockClient {
+        MockClient {
+            state: Mutex::new(State {
+                polls_to_finish: 2,
+                ..State::default()
+            }),
+        }
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub fn with_user_info(self, user: UserInfo) -> Self {
+        self.state().user = Some(user);
+        self
+    }
+
+    pub fn with_projects(self, projects: Vec<Project>) -> Self {
+        self.state().projects = projects;
+        self
+    }
+
+    pub fn with_services(self, services: Vec<ServiceStack>) -> Self {
+        self.state().services = services;
+        self
+    }
+
+    pub fn with_service_env(self, service_id: &str, vars: Vec<EnvVar>) -> Self {
+        self.state().service_env.insert(service_id.to_owned(), vars);
+        self
+    }
+
+    pub fn with_project_env(self, vars: Vec<EnvVar>) -> Self {
+        self.state().project_env = vars;
+        self
+    }
+
+    /// Registers an existing process (for status and cancel tests).
+    pub fn with_process(self, process: Process) -> Self {
+        self.state()
+            .processes
+            .insert(process.id.clone(), TrackedProcess { process, polls: 0 });
+        self
+    }
+
+    pub fn with_process_events(self, events: Vec<ProcessEvent>) -> Self {
+        self.state().process_events = events;
+        self
+    }
+
+    pub fn with_app_versions(self, versions: Vec<AppVersionEvent>) -> Self {
+        self.state().app_versions = versions;
+        self
+    }
+
+    /// Makes `method` (e.g. `"get_service"`) fail with `err` every time.
+    pub fn with_error(self, method: &str, err: PlatformError) -> Self {
+        self.state().errors.insert(method.to_owned(), err);
+        self
+    }
+
+    pub fn with_import_result(self, result: ImportResult) -> Self {
+        self.state().import_result = Some(result);
+        self
+    }
+
+    /// Scaling applies synchronously (the API answers `{"process": null}`).
+    pub fn with_autoscaling_without_process(self) -> Self {
+        self.state().autoscaling_without_process = true;
+        self
+    }
+
+    /// How many `get_process` calls a new process takes to finish (default 2).
+    pub fn with_polls_to_finish(self, polls: u32) -> Self {
+        self.state().polls_to_finish = polls;
+        self
+    }
+
+    /// New processes end FAILED with this reason.
+    pub fn with_failing_processes(self, reason: &str) -> Self {
+        self.state().fail_reason = Some(reason.to_owned());
+        self
+    }
+
+    /// Every call so far, as `method(args)`.
+    pub fn calls(&self) -> Vec<String> {
+        self.state().calls.clone()
+    }
+
+    /// The scaling bodies sent so far.
+    pub fn autoscaling_calls(&self) -> Vec<AutoscalingParams> {
+        self.state().autoscaling_calls.clone()
+    }
+
+    /// The env files written so far, as `(service_id, content)`.
+    pub fn env_files(&self) -> Vec<(String, String)> {
+        self.state().env_files.clone()
+    }
+
+    fn enter(
+        &self,
+        method: &str,
+        args: &str,
+    ) -> Result<std::sync::MutexGuard<'_, State>, PlatformError> {
+        let mut state = self.state();
+        state.calls.push(format!("{method}({args})"));
+        if let Some(err) = state.errors.get(method) {
+            return Err(err.clone());
+        }
+        Ok(state)
+    }
+
+    fn new_process(state: &mut State, action: &str, service_id: &str) -> Process {
+        state.next_id += 1;
+        let name = state
+            .services
+            .iter()
+            .find(|s| s.id == service_id)
+            .map(|s| s.name.clone())
+            .unwrap_or_default();
+        let process = Process {
+            id: format!("proc-{}", state.next_id),
+            action_name: action.to_owned(),
+            status: "PENDING".into(),
+            project_id: state
+                .projects
+                .first()
+                .map(|p| p.id.clone())
+                .unwrap_or_default(),
+            service_stacks: vec![ServiceRef {
+                id: service_id.to_owned(),
+                name,
+            }],
+            created: Some("2026-01-01T00:00:00Z".into()),
+            ..Process::default()
+        };
+        state.processes.insert(
+            process.id.clone(),
+            TrackedProcess {
+                process: process.clone(),
+                polls: 0,
+            },
+        );
+        process
+    }
+
+    fn service_exists(state: &State, service_id: &str) -> Result<(), PlatformError> {
+        if state.services.iter().any(|s| s.id == service_id) {
+            Ok(())
+        } else {
+            Err(PlatformError::new(
+                ErrorCode::ServiceNotFound,
+                format!("service {service_id} not found"),
+            ))
+        }
+    }
+}
+
+impl Client for MockClient {
+    fn get_user_info(&self) -> Result<UserInfo, PlatformError> {
+        let state = self.enter("get_user_info", "")?;
+        state.user.clone().ok_or_else(|| {
+            PlatformError::new(
+                ErrorCode::AuthInvalidToken,
+                "no user configured in the mock",
+            )
+        })
+    }
+
+    fn list_projects(&self, client_id: &str) -> Result<Vec<Project>, PlatformError> {
+        Ok(self.enter("list_projects", client_id)?.projects.clone())
+    }
+
+    fn get_project(&self, project_id: &str) -> Result<Project, PlatformError> {
+        let state = self.enter("get_project", project_id)?;
+        state
+            .projects
+            .iter()
+            .find(|p| p.id == project_id)
+            .cloned()
+            .ok_or_else(|| {
+                PlatformError::new(
+                    ErrorCode::PermissionDenied,
+                    format!("project {project_id} not accessible"),
+                )
+            })
+    }
+
+    fn list_services(&self, project_id: &str) -> Result<Vec<ServiceStack>, PlatformError> {
+        Ok(self.enter("list_services", project_id)?.services.clone())
+    }
+
+    fn get_service(&self, service_id: &str) -> Result<ServiceStack, PlatformError> {
+        let state = self.enter("get_service", service_id)?;
+        state
+            .services
+            .iter()
+            .find(|s| s.id == service_id)
+            .cloned()
+            .ok_or_else(|| {
+                PlatformError::new(
+                    ErrorCode::ServiceNotFound,
+                    format!("service {service_id} not found"),
+                )
+            })
+    }
+
+    fn start_service(&self, service_id: &str) -> Result<Process, PlatformError> {
+        let mut state = self.enter("start_service", service_id)?;
+        MockClient::service_exists(&state, service_id)?;
+        Ok(MockClient::new_process(
+            &mut state,
+            "stack.start",
+            service_id,
+        ))
+    }
+
+    fn stop_service(&self, service_id: &str) -> Result<Process, PlatformError> {
+        let mut state = self.enter("stop_service", service_id)?;
+        MockClient::service_exists(&state, service_id)?;
+        Ok(MockClient::new_process(
+            &mut state,
+            "stack.stop",
+            service_id,
+        ))
+    }
+
+    fn restart_service(&self, service_id: &str) -> Result<Process, PlatformError> {
+        let mut state = self.enter("restart_service", service_id)?;
+        MockClient::service_exists(&state, service_id)?;
+        Ok(MockClient::new_process(
+            &mut state,
+            "stack.restart",
+            service_id,
+        ))
+    }
+
+    fn set_autoscaling(
+        &self,
+        service_id: &str,
+        params: &AutoscalingParams,
+    ) -> Result<Option<Process>, PlatformError> {
+        let mut state = self.enter("set_autoscaling", service_id)?;
+        state.autoscaling_calls.push(params.clone());
+        if state.autoscaling_without_process {
+            return Ok(None);
+        }
+        Ok(Some(MockClient::new_process(
+            &mut state,
+            "stack.updateAutoscaling",
+            service_id,
+        )))
+    }
+
+    fn get_service_env(&self, service_id: &str) -> Result<Vec<EnvVar>, PlatformError> {
+        let state = self.enter("get_service_env", service_id)?;
+        Ok(state
+            .service_env
+            .get(service_id)
+            .cloned()
+            .unwrap_or_default())
+    }
+
+    fn set_service_env_file(
+        &self,
+        service_id: &str,
+        content: &str,
+    ) -> Result<Process, PlatformError> {
+        let mut state = self.enter("set_service_env_file", service_id)?;
+        state
+            .env_files
+            .push((service_id.to_owned(), content.to_owned()));
+        Ok(MockClient::new_process(
+            &mut state,
+            "stack.userDataFile",
+            service_id,
+        ))
+    }
+
+    fn delete_user_data(&self, user_data_id: &str) -> Result<Process, PlatformError> {
+        let mut state = self.enter("delete_user_data", user_data_id)?;
+        let mut owner = String::new();
+        for (service, vars) in state.service_env.iter_mut() {
+            if vars.iter().any(|v| v.id == user_data_id) {
+                vars.retain(|v| v.id != user_data_id);
+                owner = service.clone();
+            }
+        }
+        Ok(MockClient::new_process(
+            &mut state,
+            "stack.userDataDelete",
+            &owner,
+        ))
+    }
+
+    fn get_project_env(&self, project_id: &str) -> Result<Vec<EnvVar>, PlatformError> {
+        Ok(self
+            .enter("get_project_env", project_id)?
+            .project_env
+            .clone())
+    }
+
+    fn create_project_env(
+        &self,
+        project_id: &str,
+        key: &str,
+        content: &str,
+        sensitive: bool,
+    ) -> Result<Process, PlatformError> {
+        let mut state = self.enter(
+            "create_project_env",
+            &format!("{project_id}, {key}, {sensitive}"),
+        )?;
+        if state.project_env.iter().any(|v| v.key == key) {
+            let mut err = PlatformError::new(ErrorCode::ApiError, format!("key {key} exists"));
+            err.api_code = Some("projectEnvDuplicateKey".into());
+            err.http_status = Some(400);
+            return Err(err);
+        }
+        state.next_id += 1;
+        let id = format!("penv-{}", state.next_id);
+        state.project_env.push(EnvVar {
+            id,
+            key: key.to_owned(),
+            content: content.to_owned(),
+            env_type: Some("USER".into()),
+            sensitive: Some(sensitive),
+        });
+        Ok(MockClient::new_process(&mut state, "project.envCreate", ""))
+    }
+
+    fn delete_project_env(&self, env_id: &str) -> Result<Process, PlatformError> {
+        let mut state = self.enter("delete_project_env", env_id)?;
+        state.project_env.retain(|v| v.id != env_id);
+        Ok(MockClient::new_process(&mut state, "project.envDelete", ""))
+    }
+
+    fn import_services(&self, project_id: &str, yaml: &str) -> Result<ImportResult, PlatformError> {
+        let state = self.enter(
+            "import_services",
+            &format!("{project_id}, {} bytes", yaml.len()),
+        )?;
+        Ok(state.import_result.clone().unwrap_or_default())
+    }
+
+    fn delete_service(&self, service_id: &str) -> Result<Process, PlatformError> {
+        let mut state = self.enter("delete_service", service_id)?;
+        MockClient::service_exists(&state, service_id)?;
+        Ok(MockClient::new_process(
+            &mut state,
+            "stack.delete",
+            service_id,
+        ))
+    }
+
+    fn get_process(&self, process_id: &str) -> Result<Process, PlatformError> {
+        let mut state = self.enter("get_process", process_id)?;
+        let polls_to_finish = state.polls_to_finish;
+        let fail_reason = state.fail_reason.clone();
+        let tracked = state.processes.get_mut(process_id).ok_or_else(|| {
+            PlatformError::new(
+                ErrorCode::ProcessNotFound,
+                format!("process {process_id} not found"),
+            )
+        })?;
+        if matches!(tracked.process.status.as_str(), "PENDING" | "RUNNING") {
+            tracked.polls += 1;
+            if tracked.polls >= polls_to_finish {
+                match fail_reason {
+                    Some(reason) => {
+                        tracked.process.status = "FAILED".into();
+                        tracked.process.fail_reason = Some(reason);
+                    }
+                    None => tracked.process.status = "FINISHED".into(),
+                }
+                tracked.process.finished = Some("2026-01-01T00:01:00Z".into());
+            } else {
+                tracked.process.status = "RUNNING".into();
+                tracked.process.started = Some("2026-01-01T00:00:01Z".into());
+            }
+        }
+        Ok(tracked.process.clone())
+    }
+
+    fn cancel_process(&self, process_id: &str) -> Result<Process, PlatformError> {
+        let mut state = self.enter("cancel_process", process_id)?;
+        let tracked = state.processes.get_mut(process_id).ok_or_else(|| {
+            PlatformError::new(
+                ErrorCode::ProcessNotFound,
+                format!("process {process_id} not found"),
+            )
+        })?;
+        tracked.process.status = "CANCELED".into();
+        Ok(tracked.process.clone())
+    }
+
+    fn enable_subdomain_access(&self, service_id: &str) -> Result<Process, PlatformError> {
+        let mut state = self.enter("enable_subdomain_access", service_id)?;
+        MockClient::service_exists(&state, service_id)?;
+        Ok(MockClient::new_process(
+            &mut state,
+            "stack.enableSubdomainAccess",
+            service_id,
+        ))
+    }
+
+    fn disable_subdomain_access(&self, service_id: &str) -> Result<Process, PlatformError> {
+        let mut state = self.enter("disable_subdomain_access", service_id)?;
+        MockClient::service_exists(&state, service_id)?;
+        Ok(MockClient::new_process(
+            &mut state,
+            "stack.disableSubdomainAccess",
+            service_id,
+        ))
+    }
+
+    fn get_project_log(&self, project_id: &str) -> Result<LogAccess, PlatformError> {
+        drop(self.enter("get_project_log", project_id)?);
+        Ok(LogAccess {
+            url: "https://logs.mock/read?token=mock".into(),
+            expiration: None,
+        })
+    }
+
+    fn search_processes(
+        &self,
+        project_id: &str,
+        limit: usize,
+    ) -> Result<Vec<ProcessEvent>, PlatformError> {
+        let state = self.enter("search_processes", &format!("{project_id}, {limit}"))?;
+        Ok(state.process_events.iter().take(limit).cloned().collect())
+    }
+
+    fn search_app_versions(
+        &self,
+        project_id: &str,
+        limit: usize,
+    ) -> Result<Vec<AppVersionEvent>, PlatformError> {
+        let state = self.enter("search_app_versions", &format!("{project_id}, {limit}"))?;
+        Ok(state.app_versions.iter().take(limit).cloned().collect())
+    }
+}
+
+/// A log backend that serves fixed entries, applying the filters the real one honours
+/// (service, minimum severity, limit, newest first) and recording the parameters.
+#[derive(Default)]
+pub struct MockLogFetcher {
+    entries: Vec<(String, LogEntry)>,
+    error: Option<PlatformError>,
+    calls: Mutex<Vec<LogFetchParams>>,
+}
+
+impl MockLogFetcher {
+    /// `entries` as `(service_id, entry)`, oldest first.
+    pub fn new(entries: Vec<(String, LogEntry)>) -> MockLogFetcher {
+        MockLogFetcher {
+            entries,
+            error: None,
+            calls: Mutex::new(Vec::new()),
+        }
+    }
+
+    pub fn with_error(mut self, err: PlatformError) -> Self {
+        self.error = Some(err);
+        self
+    }
+
+    pub fn calls(&self) -> Vec<LogFetchParams> {
+        self.calls.lock().map(|c| c.clone()).unwrap_or_default()
+    }
+}
+
+impl LogFetcher for MockLogFetcher {
+    fn fetch_logs(
+        &self,
+        _access: &LogAccess,
+        params: &LogFetchParams,
+    ) -> Result<Vec<LogEntry>, PlatformError> {
+        if let Ok(mut calls) = self.calls.lock() {
+            calls.push(params.clone());
+        }
+        if let Some(err) = &self.error {
+            return Err(err.clone());
+        }
+        let mut picked: Vec<LogEntry> = self
+            .entries
+            .iter()
+            .filter(|(service, _)| params.service_id.as_ref().is_none_or(|s| s == service))
+            .filter(|(_, e)| match (params.min_severity, e.severity_num) {
+                (Some(min), Some(sev)) => sev <= min,
+                _ => true,
+            })
+            .filter(|(_, e)| params.tags.as_ref().is_none_or(|t| &e.tag == t))
+            .map(|(_, e)| e.clone())
+            .collect();
+        picked.reverse();
+        picked.truncate(params.limit.clamp(1, 1000) as usize);
+        Ok(picked)
+    }
+}
