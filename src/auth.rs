@@ -1,1 +1,772 @@
-//! Credentials (`ZEROPS_TOKEN`, else zcli's `cli.data`) and project discovery.
+//! Credentials and project discovery.
+//!
+//! The token comes from `ZEROPS_TOKEN` (alias `ZCP_API_KEY`), else from zcli's login file
+//! `cli.data`, found the way zcli finds it. Then: user info → client id → the scoped
+//! project (from `cli.data`) or the one project the token can see.
+//!
+//! Unlike the PRD, a missing or bad token is not fatal: zcp must still serve the
+//! knowledge base and offline validation, and a client shows a dead server only as a bare
+//! failure. Authentication therefore runs lazily, on the first tool that needs the API;
+//! definitive failures (no token, bad token, no single project) are remembered, transient
+//! ones (network, timeouts, 5xx) are retried on the next call.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use serde_json::Value;
+
+use crate::platform::http::DEFAULT_API_HOST;
+use crate::platform::{Client, ErrorCode, LogFetcher, PlatformError};
+
+/// Which operating system's file locations apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Os {
+    Linux,
+    MacOs,
+    Windows,
+}
+
+impl Os {
+    pub fn current() -> Os {
+        if cfg!(target_os = "macos") {
+            Os::MacOs
+        } else if cfg!(windows) {
+            Os::Windows
+        } else {
+            Os::Linux
+        }
+    }
+}
+
+/// The parts of the process environment authentication reads, injectable for tests.
+#[derive(Debug, Clone)]
+pub struct EnvSource {
+    pub vars: HashMap<String, String>,
+    pub home: Option<PathBuf>,
+    pub temp_dir: PathBuf,
+    pub os: Os,
+}
+
+impl EnvSource {
+    /// The real environment of this process.
+    pub fn from_process() -> EnvSource {
+        EnvSource {
+            vars: std::env::vars().collect(),
+            home: std::env::var_os(if cfg!(windows) { "USERPROFILE" } else { "HOME" })
+                .filter(|h| !h.is_empty())
+                .map(PathBuf::from),
+            temp_dir: std::env::temp_dir(),
+            os: Os::current(),
+        }
+    }
+
+    fn var(&self, name: &str) -> Option<&str> {
+        self.vars
+            .get(name)
+            .map(|v| v.trim())
+            .filter(|v| !v.is_empty())
+    }
+}
+
+/// Where the token came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CredentialSource {
+    /// An environment variable (its name).
+    Env(String),
+    /// zcli's login file.
+    CliData(PathBuf),
+    /// Supplied directly (the demo).
+    Direct,
+}
+
+/// A token and where to use it. `Debug` masks the token.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Credentials {
+    pub token: String,
+    pub api_host: String,
+    pub scope_project_id: Option<String>,
+    pub source: CredentialSource,
+}
+
+impl std::fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Credentials")
+            .field("token", &"***")
+            .field("api_host", &self.api_host)
+            .field("scope_project_id", &self.scope_project_id)
+            .field("source", &self.source)
+            .finish()
+    }
+}
+
+/// The zcli login file candidates, in zcli's order.
+pub fn cli_data_candidates(env: &EnvSource) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Some(path) = env.var("ZEROPS_CLI_DATA_FILE_PATH") {
+        out.push(PathBuf::from(path));
+    }
+    let home = env.home.clone();
+    match env.os {
+        Os::Linux => {
+            match env
+                .var("XDG_CONFIG_HOME")
+                .map(PathBuf::from)
+                .filter(|p| p.is_absolute())
+            {
+                Some(xdg) => out.push(xdg.join("zerops").join("cli.data")),
+                None => {
+                    if let Some(home) = &home {
+                        out.push(home.join(".config").join("zerops").join("cli.data"));
+                    }
+                }
+            }
+            if let Some(home) = &home {
+                out.push(home.join("zerops").join("cli.data"));
+                out.push(home.join("zerops.cli.data"));
+            }
+        }
+        Os::MacOs => {
+            if let Some(home) = &home {
+                out.push(
+                    home.join("Library")
+                        .join("Application Support")
+                        .join("zerops")
+                        .join("cli.data"),
+                );
+                out.push(home.join("zerops").join("cli.data"));
+                out.push(home.join("zerops.cli.data"));
+            }
+        }
+        Os::Windows => {
+            if let Some(appdata) = env.var("APPDATA") {
+                out.push(Path::new(appdata).join("Zerops").join("cli.data"));
+            }
+            if let Some(home) = env.var("USERPROFILE").map(PathBuf::from).or(home) {
+                out.push(home.join("Zerops").join("cli.data"));
+                out.push(home.join("zerops.cli.data"));
+            }
+        }
+    }
+    out.push(env.temp_dir.join("zerops.cli.data"));
+    out
+}
+
+/// Looks up a member of a JSON object ignoring case (zcli writes Go's field names).
+fn member<'a>(value: &'a Value, name: &str) -> Option<&'a Value> {
+    value
+        .as_object()?
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v)
+}
+
+fn auth_required(message: String) -> PlatformError {
+    PlatformError::new(ErrorCode::AuthRequired, message)
+}
+
+/// Reads a token from the environment or zcli's login file.
+pub fn resolve_credentials(env: &EnvSource) -> Result<Credentials, PlatformError> {
+    let env_host = env
+        .var("ZEROPS_API_HOST")
+        .or_else(|| env.var("ZCP_API_HOST"))
+        .map(str::to_owned);
+    for name in ["ZEROPS_TOKEN", "ZCP_API_KEY"] {
+        if let Some(token) = env.var(name) {
+            return Ok(Credentials {
+                token: token.to_owned(),
+                api_host: env_host.unwrap_or_else(|| DEFAULT_API_HOST.to_owned()),
+                scope_project_id: None,
+                source: CredentialSource::Env(name.to_owned()),
+            });
+        }
+    }
+    let candidates = cli_data_candidates(env);
+    let Some(path) = candidates.iter().find(|p| p.is_file()) else {
+        return Err(auth_required(
+            "No Zerops token: ZEROPS_TOKEN is not set and zcli is not logged in on this machine"
+                .into(),
+        ));
+    };
+    let text = std::fs::read_to_string(path).map_err(|err| {
+        auth_required(format!(
+            "Cannot read zcli's login file {}: {err}",
+            path.display()
+        ))
+    })?;
+    if text.trim().is_empty() {
+        return Err(auth_required(format!(
+            "zcli is logged out ({} is empty)",
+            path.display()
+        )));
+    }
+    let data: Value = serde_json::from_str(&text).map_err(|err| {
+        auth_required(format!(
+            "zcli's login file {} is not valid JSON: {err}",
+            path.display()
+        ))
+    })?;
+    let token = member(&data, "Token")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .unwrap_or("");
+    if token.is_empty() {
+        return Err(auth_required(format!(
+            "zcli is logged out (no token in {})",
+            path.display()
+        )));
+    }
+    let file_host = member(&data, "RegionData")
+        .and_then(|r| member(r, "address"))
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|h| !h.is_empty())
+        .map(str::to_owned);
+    let scope = member(&data, "ScopeProjectId")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned);
+    Ok(Credentials {
+        token: token.to_owned(),
+        api_host: env_host
+            .or(file_host)
+            .unwrap_or_else(|| DEFAULT_API_HOST.to_owned()),
+        scope_project_id: scope,
+        source: CredentialSource::CliData(path.clone()),
+    })
+}
+
+/// Who we are and which project we work on. `Debug` masks the token.
+#[derive(Clone)]
+pub struct Info {
+    pub token: String,
+    pub api_host: String,
+    pub client_id: String,
+    pub project_id: String,
+    pub project_name: String,
+    pub source: CredentialSource,
+}
+
+impl std::fmt::Debug for Info {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Info")
+            .field("token", &"***")
+            .field("api_host", &self.api_host)
+            .field("client_id", &self.client_id)
+            .field("project_id", &self.project_id)
+            .field("project_name", &self.project_name)
+            .field("source", &self.source)
+            .finish()
+    }
+}
+
+/// Checks the token and finds the one project it works on.
+pub fn authenticate(client: &dyn Client, creds: &Credentials) -> Result<Info, PlatformError> {
+    let user = client.get_user_info().map_err(|err| match err.code {
+        ErrorCode::AuthInvalidToken | ErrorCode::AuthTokenExpired | ErrorCode::PermissionDenied => {
+            err
+        }
+        _ if err.is_transient() => err,
+        _ => PlatformError {
+            code: ErrorCode::AuthApiError,
+            suggestion: ErrorCode::AuthApiError.default_suggestion().to_owned(),
+            ..err
+        },
+    })?;
+    if user.client_id.is_empty() {
+        return Err(PlatformError::new(
+            ErrorCode::TokenNoProject,
+            "The token's account belongs to no organisation, so it can see no project",
+        ));
+    }
+    let project = match &creds.scope_project_id {
+        Some(scoped) => client.get_project(scoped).map_err(|err| {
+            if err.is_transient() {
+                err
+            } else {
+                PlatformError::new(
+                    ErrorCode::TokenNoProject,
+                    format!("The scoped project {scoped} (from zcli's login) is not found or not accessible: {}", err.message),
+                )
+                .with_suggestion("Run `zcli scope project` to pick a project the token can access, or `zcli scope reset`.")
+            }
+        })?,
+        None => {
+            let projects = client.list_projects(&user.client_id)?;
+            match projects.len() {
+                0 => {
+                    return Err(PlatformError::new(ErrorCode::TokenNoProject, "The token has access to no project"));
+                }
+                1 => projects.into_iter().next().unwrap_or_default(),
+                n => {
+                    let names: Vec<String> = projects.iter().take(10).map(|p| format!("{} ({})", p.name, p.id)).collect();
+                    return Err(PlatformError::new(
+                        ErrorCode::TokenMultiProject,
+                        format!("The token can access {n} projects ({}); zcp works with exactly one", names.join(", ")),
+                    ));
+                }
+            }
+        }
+    };
+    Ok(Info {
+        token: creds.token.clone(),
+        api_host: creds.api_host.clone(),
+        client_id: user.client_id,
+        project_id: project.id,
+        project_name: project.name,
+        source: creds.source.clone(),
+    })
+}
+
+/// A working connection to one project.
+pub struct Session {
+    pub client: Arc<dyn Client>,
+    pub logs: Arc<dyn LogFetcher>,
+    pub info: Info,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("info", &self.info)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Builds the API client and log fetcher for some credentials.
+pub type ClientFactory =
+    Box<dyn Fn(&Credentials) -> (Arc<dyn Client>, Arc<dyn LogFetcher>) + Send + Sync>;
+
+enum AuthState {
+    Fresh,
+    Ready(Arc<Session>),
+    Failed(PlatformError),
+}
+
+/// Authenticates on first use, at most one attempt at a time.
+pub struct Authenticator {
+    env: EnvSource,
+    direct: Option<Credentials>,
+    factory: ClientFactory,
+    state: Mutex<AuthState>,
+}
+
+impl Authenticator {
+    /// Credentials will be resolved from `env` on first use.
+    pub fn new(env: EnvSource, factory: ClientFactory) -> Authenticator {
+        Authenticator {
+            env,
+            direct: None,
+            factory,
+            state: Mutex::new(AuthState::Fresh),
+        }
+    }
+
+    /// Fixed credentials (the demo).
+    pub fn with_credentials(creds: Credentials, factory: ClientFactory) -> Authenticator {
+        Authenticator {
+            env: EnvSource {
+                vars: HashMap::new(),
+                home: None,
+                temp_dir: std::env::temp_dir(),
+                os: Os::current(),
+            },
+            direct: Some(creds),
+            factory,
+            state: Mutex::new(AuthState::Fresh),
+        }
+    }
+
+    /// The session, authenticating now if needed.
+    pub fn session(&self) -> Result<Arc<Session>, PlatformError> {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        match &*state {
+            AuthState::Ready(session) => return Ok(session.clone()),
+            AuthState::Failed(err) => return Err(err.clone()),
+            AuthState::Fresh => {}
+        }
+        let result = self.attempt();
+        match result {
+            Ok(session) => {
+                crate::info!(
+                    "auth",
+                    "working on project {} ({}) via {}",
+                    session.info.project_name,
+                    session.info.project_id,
+                    describe_source(&session.info.source)
+                );
+                *state = AuthState::Ready(session.clone());
+                Ok(session)
+            }
+            Err(err) => {
+                if err.is_transient() {
+                    crate::warn!(
+                        "auth",
+                        "authentication failed for now ({}); will retry on the next call",
+                        err.code
+                    );
+                } else {
+                    crate::warn!(
+                        "auth",
+                        "authentication failed: {} {}",
+                        err.code,
+                        err.message
+                    );
+                    *state = AuthState::Failed(err.clone());
+                }
+                Err(err)
+            }
+        }
+    }
+
+    fn attempt(&self) -> Result<Arc<Session>, PlatformError> {
+        let creds = match &self.direct {
+            Some(creds) => creds.clone(),
+            None => resolve_credentials(&self.env)?,
+        };
+        let (client, logs) = (self.factory)(&creds);
+        let info = authenticate(client.as_ref(), &creds)?;
+        Ok(Arc::new(Session { client, logs, info }))
+    }
+}
+
+fn describe_source(source: &CredentialSource) -> String {
+    match source {
+        CredentialSource::Env(name) => format!("${name}"),
+        CredentialSource::CliData(path) => format!("zcli's login ({})", path.display()),
+        CredentialSource::Direct => "built-in demo credentials".into(),
+    }
+}
+
+/// The usual factory: the HTTP client and log fetcher.
+pub fn http_factory() -> ClientFactory {
+    Box::new(|creds: &Credentials| {
+        let client: Arc<dyn Client> = Arc::new(crate::platform::ZeropsClient::new(
+            &creds.api_host,
+            &creds.token,
+        ));
+        let logs: Arc<dyn LogFetcher> = Arc::new(crate::platform::HttpLogFetcher::new(
+            std::time::Duration::from_secs(30),
+        ));
+        (client, logs)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::platform::mock::{MockClient, MockLogFetcher};
+    use crate::platform::{Project, UserInfo};
+
+    const SENTINEL: &str = "sentinel-SECRET-token-42";
+
+    fn env(vars: &[(&str, &str)], home: &Path, os: Os) -> EnvSource {
+        EnvSource {
+            vars: vars
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect(),
+            home: Some(home.to_owned()),
+            temp_dir: home.join("tmp"),
+            os,
+        }
+    }
+
+    fn write(path: &Path, text: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    fn cli_data(token: &str, scope: Option<&str>) -> String {
+        serde_json::json!({"Token": token, "RegionData": {"name": "prg1", "isDefault": true, "address": "api.example.test", "guiAddress": null}, "ScopeProjectId": scope, "ProjectVpnKeyRegistry": null}).to_string()
+    }
+
+    #[test]
+    fn environment_token_wins_and_zerops_names_beat_zcp_names() {
+        let home = tempfile::tempdir().unwrap();
+        write(
+            &home.path().join(".config/zerops/cli.data"),
+            &cli_data("from-file", None),
+        );
+        let creds = resolve_credentials(&env(
+            &[
+                ("ZCP_API_KEY", "zcp-key"),
+                ("ZEROPS_TOKEN", SENTINEL),
+                ("ZCP_API_HOST", "h1"),
+                ("ZEROPS_API_HOST", "h2"),
+            ],
+            home.path(),
+            Os::Linux,
+        ))
+        .unwrap();
+        assert_eq!(creds.token, SENTINEL);
+        assert_eq!(creds.api_host, "h2");
+        assert_eq!(creds.source, CredentialSource::Env("ZEROPS_TOKEN".into()));
+        let creds =
+            resolve_credentials(&env(&[("ZCP_API_KEY", "zcp-key")], home.path(), Os::Linux))
+                .unwrap();
+        assert_eq!(
+            (creds.token.as_str(), creds.api_host.as_str()),
+            ("zcp-key", DEFAULT_API_HOST)
+        );
+        assert!(!format!("{creds:?}").contains("zcp-key"));
+    }
+
+    #[test]
+    fn every_cli_data_location_is_found_in_order() {
+        type Case<'a> = (Os, Vec<(&'a str, &'a str)>, &'a str);
+        let cases: Vec<Case<'_>> = vec![
+            (Os::Linux, vec![], ".config/zerops/cli.data"),
+            (
+                Os::Linux,
+                vec![("XDG_CONFIG_HOME", "ABS/xdg")],
+                "xdg/zerops/cli.data",
+            ),
+            (Os::Linux, vec![], "zerops/cli.data"),
+            (Os::Linux, vec![], "zerops.cli.data"),
+            (Os::Linux, vec![], "tmp/zerops.cli.data"),
+            (
+                Os::MacOs,
+                vec![],
+                "Library/Application Support/zerops/cli.data",
+            ),
+            (
+                Os::Windows,
+                vec![("APPDATA", "ABS/appdata")],
+                "appdata/Zerops/cli.data",
+            ),
+            (Os::Windows, vec![], "Zerops/cli.data"),
+            (
+                Os::Linux,
+                vec![("ZEROPS_CLI_DATA_FILE_PATH", "ABS/custom/place.json")],
+                "custom/place.json",
+            ),
+        ];
+        for (os, vars, relative) in cases {
+            let home = tempfile::tempdir().unwrap();
+            let root = home.path().display().to_string();
+            let vars: Vec<(String, String)> = vars
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.replace("ABS", &root)))
+                .collect();
+            let refs: Vec<(&str, &str)> =
+                vars.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+            write(&home.path().join(relative), &cli_data("tok", Some("Pj1")));
+            let creds = resolve_credentials(&env(&refs, home.path(), os))
+                .unwrap_or_else(|e| panic!("{relative}: {e}"));
+            assert_eq!(creds.token, "tok", "{relative}");
+            assert_eq!(creds.api_host, "api.example.test");
+            assert_eq!(creds.scope_project_id.as_deref(), Some("Pj1"));
+            assert_eq!(
+                creds.source,
+                CredentialSource::CliData(home.path().join(relative))
+            );
+        }
+    }
+
+    #[test]
+    fn cli_data_variants() {
+        let home = tempfile::tempdir().unwrap();
+        let path = home.path().join(".config/zerops/cli.data");
+        let e = env(&[], home.path(), Os::Linux);
+        // Missing file.
+        assert_eq!(
+            resolve_credentials(&e).unwrap_err().code,
+            ErrorCode::AuthRequired
+        );
+        // Null scope, lower-case field names.
+        write(
+            &path,
+            r#"{"token":"abc","regiondata":{"address":"h"},"scopeprojectid":null,"VpnKeys":{}}"#,
+        );
+        let creds = resolve_credentials(&e).unwrap();
+        assert_eq!(
+            (creds.token.as_str(), creds.scope_project_id),
+            ("abc", None)
+        );
+        for bad in [
+            "",
+            "  \n",
+            "{not json",
+            r#"{"Token":""}"#,
+            r#"{"Token":null}"#,
+        ] {
+            write(&path, bad);
+            let err = resolve_credentials(&e).unwrap_err();
+            assert_eq!(err.code, ErrorCode::AuthRequired, "{bad:?}");
+            assert!(err.suggestion.contains("ZEROPS_TOKEN"));
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn unreadable_cli_data_is_reported() {
+        use std::os::unix::fs::PermissionsExt;
+        let home = tempfile::tempdir().unwrap();
+        let path = home.path().join(".config/zerops/cli.data");
+        write(&path, &cli_data("x", None));
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000)).unwrap();
+        let readable_anyway = std::fs::read(&path).is_ok(); // root ignores permissions
+        let result = resolve_credentials(&env(&[], home.path(), Os::Linux));
+        if readable_anyway {
+            assert!(result.is_ok());
+        } else {
+            assert!(result.unwrap_err().message.contains("Cannot read"));
+        }
+    }
+
+    fn user() -> UserInfo {
+        UserInfo {
+            client_id: "cl1".into(),
+            email: "a@b.c".into(),
+            full_name: "Ada".into(),
+        }
+    }
+
+    fn project(id: &str) -> Project {
+        Project {
+            id: id.into(),
+            name: format!("name-{id}"),
+            status: "ACTIVE".into(),
+            ..Project::default()
+        }
+    }
+
+    fn creds(scope: Option<&str>) -> Credentials {
+        Credentials {
+            token: SENTINEL.into(),
+            api_host: "h".into(),
+            scope_project_id: scope.map(str::to_owned),
+            source: CredentialSource::Direct,
+        }
+    }
+
+    #[test]
+    fn project_discovery() {
+        let one = MockClient::new()
+            .with_user_info(user())
+            .with_projects(vec![project("p1")]);
+        let info = authenticate(&one, &creds(None)).unwrap();
+        assert_eq!(
+            (info.project_id.as_str(), info.client_id.as_str()),
+            ("p1", "cl1")
+        );
+        assert!(!format!("{info:?}").contains(SENTINEL));
+
+        let none = MockClient::new().with_user_info(user());
+        assert_eq!(
+            authenticate(&none, &creds(None)).unwrap_err().code,
+            ErrorCode::TokenNoProject
+        );
+
+        let many = MockClient::new()
+            .with_user_info(user())
+            .with_projects(vec![project("p1"), project("p2")]);
+        let err = authenticate(&many, &creds(None)).unwrap_err();
+        assert_eq!(err.code, ErrorCode::TokenMultiProject);
+        assert!(err.message.contains("2 projects"));
+
+        let scoped = MockClient::new()
+            .with_user_info(user())
+            .with_projects(vec![project("p1"), project("p2")]);
+        assert_eq!(
+            authenticate(&scoped, &creds(Some("p2")))
+                .unwrap()
+                .project_id,
+            "p2"
+        );
+        let err = authenticate(&scoped, &creds(Some("gone"))).unwrap_err();
+        assert_eq!(err.code, ErrorCode::TokenNoProject);
+        assert!(err.suggestion.contains("zcli scope"));
+    }
+
+    #[test]
+    fn authenticator_remembers_definitive_failures_and_retries_transient_ones() {
+        let attempts = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counter = attempts.clone();
+        let transient = Authenticator::with_credentials(
+            creds(None),
+            Box::new(move |_| {
+                counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let client: Arc<dyn Client> = Arc::new(MockClient::new().with_error(
+                    "get_user_info",
+                    PlatformError::new(ErrorCode::NetworkError, "down"),
+                ));
+                (
+                    client,
+                    Arc::new(MockLogFetcher::default()) as Arc<dyn LogFetcher>,
+                )
+            }),
+        );
+        assert_eq!(
+            transient.session().unwrap_err().code,
+            ErrorCode::NetworkError
+        );
+        assert_eq!(
+            transient.session().unwrap_err().code,
+            ErrorCode::NetworkError
+        );
+        assert_eq!(
+            attempts.load(std::sync::atomic::Ordering::SeqCst),
+            2,
+            "transient failures are retried"
+        );
+
+        let attempts = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counter = attempts.clone();
+        let definitive = Authenticator::with_credentials(
+            creds(None),
+            Box::new(move |_| {
+                counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let client: Arc<dyn Client> = Arc::new(MockClient::new().with_error(
+                    "get_user_info",
+                    PlatformError::new(ErrorCode::AuthInvalidToken, "bad"),
+                ));
+                (
+                    client,
+                    Arc::new(MockLogFetcher::default()) as Arc<dyn LogFetcher>,
+                )
+            }),
+        );
+        assert_eq!(
+            definitive.session().unwrap_err().code,
+            ErrorCode::AuthInvalidToken
+        );
+        assert_eq!(
+            definitive.session().unwrap_err().code,
+            ErrorCode::AuthInvalidToken
+        );
+        assert_eq!(
+            attempts.load(std::sync::atomic::Ordering::SeqCst),
+            1,
+            "a bad token is not retried"
+        );
+
+        let ok = Authenticator::with_credentials(
+            creds(None),
+            Box::new(|_| {
+                let client: Arc<dyn Client> = Arc::new(
+                    MockClient::new()
+                        .with_user_info(user())
+                        .with_projects(vec![project("p9")]),
+                );
+                (
+                    client,
+                    Arc::new(MockLogFetcher::default()) as Arc<dyn LogFetcher>,
+                )
+            }),
+        );
+        assert_eq!(ok.session().unwrap().info.project_id, "p9");
+        assert!(Arc::ptr_eq(&ok.session().unwrap(), &ok.session().unwrap()));
+    }
+
+    #[test]
+    fn missing_credentials_are_a_definitive_auth_required() {
+        let home = tempfile::tempdir().unwrap();
+        let auth = Authenticator::new(env(&[], home.path(), Os::Linux), http_factory());
+        let err = auth.session().unwrap_err();
+        assert_eq!(err.code, ErrorCode::AuthRequired);
+        assert!(err.suggestion.contains("ZEROPS_TOKEN"));
+    }
+}
