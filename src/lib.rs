@@ -23,4 +23,6 @@ pub mod mcp;
 pub mod ops;
 pub mod platform;
 pub mod sim;
+pub mod time;
 pub mod tools;
+pub mod yaml;

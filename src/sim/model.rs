@@ -1,0 +1,430 @@
+//! The simulator's in-memory platform: records for projects, services, variables,
+//! processes, app versions and logs, how time moves them along, and their JSON as the real
+//! API renders it (every field present, `null` where unset).
+
+use std::time::{Duration, Instant, SystemTime};
+
+use serde_json::{Value, json};
+
+use crate::time::format_rfc3339;
+
+/// A variable of a project or a service.
+#[derive(Debug, Clone)]
+pub struct EnvRec {
+    pub id: String,
+    pub key: String,
+    pub content: String,
+    /// Service: `SECRET` (user) or `READ_ONLY` (generated); project: `USER`.
+    pub kind: String,
+    pub sensitive: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct ProjectRec {
+    pub id: String,
+    pub client_id: String,
+    pub name: String,
+    pub status: String,
+    pub subdomain_host: String,
+    pub env: Vec<EnvRec>,
+    pub created: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct PortRec {
+    pub port: u32,
+    pub protocol: String,
+    pub http: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct ServiceRec {
+    pub id: String,
+    pub project_id: String,
+    pub client_id: String,
+    pub name: String,
+    pub status: String,
+    pub mode: String,
+    pub type_id: String,
+    pub type_name: String,
+    pub category: String,
+    pub version_name: String,
+    pub is_system: bool,
+    pub subdomain_access: bool,
+    pub ports: Vec<PortRec>,
+    pub autoscaling: Value,
+    pub env: Vec<EnvRec>,
+    pub created: String,
+}
+
+/// What happens to the platform when a process finishes successfully.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    None,
+    SetStatus {
+        service: String,
+        status: String,
+    },
+    RemoveService {
+        service: String,
+    },
+    Subdomain {
+        service: String,
+        enabled: bool,
+    },
+    /// Build pipeline done: the app version becomes active.
+    ActivateVersion {
+        version: String,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub struct ProcessRec {
+    pub id: String,
+    pub client_id: String,
+    pub project_id: String,
+    pub action: String,
+    pub services: Vec<(String, String)>,
+    pub started_at: Instant,
+    pub created: String,
+    pub duration: Duration,
+    /// `None` = finishes; `Some(reason)` = fails with it.
+    pub failure: Option<String>,
+    pub effect: Effect,
+    pub canceled: bool,
+    pub applied: bool,
+    pub created_by: String,
+    pub sequence: i64,
+}
+
+impl ProcessRec {
+    /// Status at `now`: PENDING for the first third, RUNNING until the end, then the outcome.
+    pub fn status(&self, now: Instant) -> &'static str {
+        if self.canceled {
+            return "CANCELED";
+        }
+        let elapsed = now.saturating_duration_since(self.started_at);
+        if elapsed < self.duration / 3 {
+            "PENDING"
+        } else if elapsed < self.duration {
+            "RUNNING"
+        } else if self.failure.is_some() {
+            "FAILED"
+        } else {
+            "FINISHED"
+        }
+    }
+
+    pub fn is_over(&self, now: Instant) -> bool {
+        !matches!(self.status(now), "PENDING" | "RUNNING")
+    }
+
+    fn instant_text(&self, now: Instant, after: Duration) -> Value {
+        if now.saturating_duration_since(self.started_at) >= after {
+            let at = SystemTime::now() - now.saturating_duration_since(self.started_at) + after;
+            json!(format_rfc3339(at))
+        } else {
+            Value::Null
+        }
+    }
+
+    /// The Process DTO.
+    pub fn to_json(&self, now: Instant, project_name: &str) -> Value {
+        let status = self.status(now);
+        let started = self.instant_text(now, self.duration / 3);
+        let finished = if self.canceled || self.is_over(now) {
+            self.instant_text(
+                now,
+                if self.canceled {
+                    Duration::ZERO
+                } else {
+                    self.duration
+                },
+            )
+        } else {
+            Value::Null
+        };
+        let public_meta = match (&self.failure, status) {
+            (Some(reason), "FAILED") => json!({ "failReason": reason }),
+            _ => Value::Null,
+        };
+        json!({
+            "id": self.id,
+            "clientId": self.client_id,
+            "projectId": self.project_id,
+            "serviceStackId": self.services.first().map(|(id, _)| id.clone()),
+            "project": { "id": self.project_id, "name": project_name, "status": "ACTIVE" },
+            "serviceStacks": self.services.iter().map(|(id, name)| json!({
+                "id": id, "name": name, "projectId": self.project_id,
+                "serviceStackTypeInfo": null
+            })).collect::<Vec<_>>(),
+            "status": status,
+            "sequence": self.sequence,
+            "createdByUser": { "type": "USER", "id": "user-demo", "email": "ada@example.com", "firstName": "Ada", "fullName": self.created_by, "avatar": null },
+            "canceledByUser": null,
+            "actionName": self.action,
+            "created": self.created,
+            "lastUpdate": self.created,
+            "started": started,
+            "finished": finished,
+            "createdBySystem": false,
+            "appVersion": null,
+            "publicMeta": public_meta,
+        })
+    }
+}
+
+/// Build stages an app version passes, with the share of the pipeline each ends at.
+pub const BUILD_STAGES: [(&str, f64); 6] = [
+    ("UPLOADING", 0.1),
+    ("WAITING_TO_BUILD", 0.2),
+    ("BUILDING", 0.6),
+    ("PREPARING_RUNTIME", 0.7),
+    ("WAITING_TO_DEPLOY", 0.8),
+    ("DEPLOYING", 1.0),
+];
+
+#[derive(Debug, Clone)]
+pub struct AppVersionRec {
+    pub id: String,
+    pub client_id: String,
+    pub project_id: String,
+    pub service_id: String,
+    pub build_service_id: String,
+    pub source: String,
+    pub sequence: i64,
+    pub created: String,
+    /// When the pipeline started (`None` = uploaded only, waiting for build-and-deploy).
+    pub pipeline_started: Option<Instant>,
+    pub duration: Duration,
+    /// `Some(reason)` makes the build fail.
+    pub failure: Option<String>,
+    /// Set when a newer version became active.
+    pub superseded: bool,
+    /// Terminal status fixed at seeding time (history).
+    pub fixed_status: Option<String>,
+}
+
+impl AppVersionRec {
+    pub fn status(&self, now: Instant) -> String {
+        if let Some(fixed) = &self.fixed_status {
+            return fixed.clone();
+        }
+        let Some(start) = self.pipeline_started else {
+            return "UPLOADING".into();
+        };
+        let fraction = now.saturating_duration_since(start).as_secs_f64()
+            / self.duration.as_secs_f64().max(0.001);
+        if self.failure.is_some() && fraction >= 0.6 {
+            return "BUILD_FAILED".into();
+        }
+        for (stage, end) in BUILD_STAGES {
+            if fraction < end {
+                return stage.into();
+            }
+        }
+        if self.superseded {
+            "BACKUP".into()
+        } else {
+            "ACTIVE".into()
+        }
+    }
+
+    pub fn to_json(&self, now: Instant) -> Value {
+        let status = self.status(now);
+        let stamp = |fraction: f64| -> Value {
+            match self.pipeline_started {
+                Some(start)
+                    if now.saturating_duration_since(start).as_secs_f64()
+                        >= fraction * self.duration.as_secs_f64() =>
+                {
+                    let at = SystemTime::now() - now.saturating_duration_since(start)
+                        + self.duration.mul_f64(fraction);
+                    json!(format_rfc3339(at))
+                }
+                _ => Value::Null,
+            }
+        };
+        let fixed_time = self.fixed_status.as_ref().map(|_| json!(self.created));
+        let build = if self.source == "NONE" {
+            Value::Null
+        } else {
+            json!({
+                "serviceStackId": self.build_service_id,
+                "serviceStackName": format!("build-{}", self.service_id),
+                "serviceStackTypeVersionId": null,
+                "pipelineStart": fixed_time.clone().unwrap_or_else(|| stamp(0.1)),
+                "pipelineFinish": if status == "ACTIVE" || status == "BACKUP" { fixed_time.clone().unwrap_or_else(|| stamp(1.0)) } else { Value::Null },
+                "pipelineFailed": if status.ends_with("_FAILED") { fixed_time.clone().unwrap_or_else(|| stamp(0.6)) } else { Value::Null },
+                "containerCreationStart": null,
+                "startDate": null,
+                "endDate": null,
+                "cacheSnapshotId": null,
+            })
+        };
+        json!({
+            "id": self.id,
+            "clientId": self.client_id,
+            "projectId": self.project_id,
+            "serviceStackId": self.service_id,
+            "build": build,
+            "source": self.source,
+            "sequence": self.sequence,
+            "status": status,
+            "userData": [],
+            "githubIntegration": null,
+            "publicGitSource": null,
+            "created": self.created,
+            "lastUpdate": self.created,
+        })
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct LogRec {
+    pub id: String,
+    pub project_id: String,
+    pub service_id: String,
+    pub timestamp: String,
+    pub severity: u8,
+    pub facility: u8,
+    pub tag: String,
+    pub container: String,
+    pub container_id: String,
+    pub message: String,
+}
+
+/// Syslog severity labels as the backend writes them.
+pub fn severity_label(severity: u8) -> &'static str {
+    match severity {
+        0 => "Emergency",
+        1 => "Alert",
+        2 => "Critical",
+        3 => "Error",
+        4 => "Warning",
+        5 => "Notice",
+        6 => "Informational",
+        _ => "Debug",
+    }
+}
+
+impl LogRec {
+    pub fn to_json(&self) -> Value {
+        json!({
+            "id": self.id,
+            "msgId": "",
+            "timestamp": self.timestamp,
+            "version": 1,
+            "hostname": self.container,
+            "containerId": self.container_id,
+            "appName": "",
+            "procId": "",
+            "tag": self.tag,
+            "priority": u32::from(self.facility) * 8 + u32::from(self.severity),
+            "severity": self.severity,
+            "severityLabel": severity_label(self.severity),
+            "facility": self.facility,
+            "facilityLabel": if self.facility == 17 { "local1" } else { "local0" },
+            "message": self.message,
+            "content": self.message,
+            "structuredData": "",
+            "client": "",
+            "tlsPeer": "",
+        })
+    }
+}
+
+impl EnvRec {
+    pub fn service_json(&self, service: &ServiceRec) -> Value {
+        json!({
+            "id": self.id,
+            "clientId": service.client_id,
+            "projectId": service.project_id,
+            "serviceStackId": service.id,
+            "key": self.key,
+            "content": self.content,
+            "type": self.kind,
+            "sensitive": self.sensitive,
+            "created": service.created,
+            "lastUpdate": service.created,
+        })
+    }
+
+    pub fn project_json(&self, project: &ProjectRec) -> Value {
+        json!({
+            "id": self.id,
+            "created": project.created,
+            "lastUpdate": project.created,
+            "clientId": project.client_id,
+            "projectId": project.id,
+            "key": self.key,
+            "content": self.content,
+            "type": self.kind,
+            "sensitive": self.sensitive,
+            "editable": true,
+        })
+    }
+}
+
+impl ProjectRec {
+    pub fn to_json(&self, with_env: bool) -> Value {
+        let mut value = json!({
+            "id": self.id,
+            "clientId": self.client_id,
+            "name": self.name,
+            "mode": "LIGHT",
+            "description": null,
+            "tagList": [],
+            "status": self.status,
+            "created": self.created,
+            "lastUpdate": self.created,
+            "publicIpV4": null,
+            "publicIpV6": null,
+            "publicIpV4Shared": null,
+            "publicZone": null,
+            "zeropsSubdomainHost": self.subdomain_host,
+            "logForwardingType": null,
+            "autoStartup": true,
+            "userRoles": [],
+        });
+        if with_env {
+            value["envList"] =
+                Value::Array(self.env.iter().map(|e| e.project_json(self)).collect());
+        }
+        value
+    }
+}
+
+impl ServiceRec {
+    pub fn to_json(&self) -> Value {
+        json!({
+            "id": self.id,
+            "clientId": self.client_id,
+            "projectId": self.project_id,
+            "serviceStackTypeId": self.type_id,
+            "serviceStackTypeVersionId": format!("{}_v", self.type_id),
+            "serviceStackTypeInfo": {
+                "serviceStackTypeName": self.type_name,
+                "serviceStackTypeCategory": self.category,
+                "serviceStackTypeVersionName": self.version_name,
+            },
+            "status": self.status,
+            "name": self.name,
+            "isSystem": self.is_system,
+            "mode": self.mode,
+            "subdomainAccess": self.subdomain_access,
+            "ports": self.ports.iter().map(|p| json!({
+                "protocol": p.protocol, "port": p.port, "description": "", "portRouting": false,
+                "httpRouting": p.http, "scheme": if p.http { json!("http") } else { Value::Null }, "serviceId": null
+            })).collect::<Vec<_>>(),
+            "customAutoscaling": self.autoscaling,
+            "currentAutoscaling": self.autoscaling,
+            "created": self.created,
+            "lastUpdate": self.created,
+            "project": null,
+            "userData": [],
+            "connectedStacks": [],
+            "activeAppVersion": null,
+        })
+    }
+}
