@@ -3,7 +3,14 @@
 use std::io::Write;
 use std::process::ExitCode;
 
+use std::sync::Arc;
+use std::time::Duration;
+
+use zcp::auth::{self, Authenticator, CredentialSource, Credentials, EnvSource};
 use zcp::mcp::{ServerBuilder, ServerInfo};
+use zcp::ops::progress::PollConfig;
+use zcp::sim::{self, SimConfig};
+use zcp::tools::{self, DeployBackend, Services};
 
 /// What the command line asks for.
 pub enum Command {
@@ -62,8 +69,48 @@ zcp speaks MCP on stdin/stdout; start it from an MCP client, not by hand.",
     )
 }
 
+/// How long simulated processes and builds take in `--demo` (long enough to watch progress).
+const DEMO_PROCESS: Duration = Duration::from_secs(4);
+const DEMO_BUILD: Duration = Duration::from_secs(10);
+
+/// The Zerops services behind the tools: the real API, or the simulator in `--demo`.
+fn services(options: &Options) -> Result<Services, String> {
+    let poll = PollConfig::from_env();
+    if !options.demo {
+        let auth = Authenticator::new(EnvSource::from_process(), auth::http_factory());
+        return Ok(Services {
+            auth,
+            poll,
+            deploy: DeployBackend::Zcli,
+        });
+    }
+    let config = SimConfig {
+        process_duration: DEMO_PROCESS,
+        build_duration: DEMO_BUILD,
+        ..SimConfig::default()
+    };
+    let sim = sim::start(config, sim::demo::seed())
+        .map_err(|e| format!("cannot start the demo simulator: {e}"))?;
+    let creds = Credentials {
+        token: sim::demo::DEMO_TOKEN.into(),
+        api_host: sim.base_url(),
+        scope_project_id: None,
+        source: CredentialSource::Direct,
+    };
+    let _ = writeln!(
+        std::io::stderr(),
+        "zcp: demo mode: serving a simulated Zerops project on {} (no account, nothing real changes)",
+        sim.base_url()
+    );
+    Ok(Services {
+        auth: Authenticator::with_credentials(creds, auth::http_factory()),
+        poll,
+        deploy: DeployBackend::Simulator(Arc::new(sim)),
+    })
+}
+
 /// Builds the server, serves stdio until the client leaves, then exits the process.
-pub fn serve(_options: Options, out: Box<dyn Write + Send>) -> ExitCode {
+pub fn serve(options: Options, out: Box<dyn Write + Send>) -> ExitCode {
     let info = ServerInfo {
         name: "zcp".into(),
         title: "Zerops".into(),
@@ -77,7 +124,21 @@ pub fn serve(_options: Options, out: Box<dyn Write + Send>) -> ExitCode {
         }
         builder = builder
             .instructions("Test mode: protocol test tools only.")
-            .resources(std::sync::Arc::new(zcp::mcp::test_tools::TestResources));
+            .resources(Arc::new(zcp::mcp::test_tools::TestResources));
+    } else {
+        let services = match services(&options) {
+            Ok(services) => Arc::new(services),
+            Err(message) => {
+                let _ = writeln!(std::io::stderr(), "zcp: {message}");
+                return ExitCode::FAILURE;
+            }
+        };
+        for tool in tools::all(&services) {
+            builder = builder.tool(tool);
+        }
+        builder = builder
+            .instructions(tools::INSTRUCTIONS)
+            .argument_error(Arc::new(tools::argument_error));
     }
     let server = builder.build(out);
     let handle = server.signal_handle();
@@ -86,5 +147,7 @@ pub fn serve(_options: Options, out: Box<dyn Write + Send>) -> ExitCode {
     }
     let reason = server.serve(std::io::stdin());
     zcp::debug!("main", "stopping: {reason:?}");
+    // Children (zcli) must not outlive us.
+    zcp::ops::zcli::kill_all_children();
     server.finish()
 }

@@ -1,5 +1,17 @@
 //! Business logic behind the tools. Knows nothing about MCP: progress arrives as a callback
-//! and cancellation as a flag.
+//! and cancellation as a flag; results are plain JSON values and errors are
+//! `PlatformError`s with a code and a suggestion.
 
+pub mod delete;
+pub mod discover;
+pub mod env;
+pub mod events;
+pub mod follow;
+pub mod helpers;
+pub mod logs;
+pub mod manage;
+pub mod process;
 pub mod progress;
+pub mod scope;
+pub mod subdomain;
 pub mod zcli;

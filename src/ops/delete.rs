@@ -1,0 +1,36 @@
+//! `zerops_delete`: deletes a service, only with `confirm: true` (checked before anything
+//! else, so nothing is looked up or called without it). Knows nothing of MCP.
+
+use serde_json::{Value, json};
+
+use crate::auth::Session;
+use crate::platform::{ErrorCode, PlatformError};
+
+use super::follow::{Follow, follow_process};
+use super::helpers::{followed_json, resolve_service};
+
+/// The refusal given without `confirm: true`.
+pub fn require_confirmation(hostname: &str) -> Result<Value, PlatformError> {
+    Err(PlatformError::new(ErrorCode::ConfirmRequired, format!("Deleting '{hostname}' needs confirmation"))
+        .with_suggestion("Deletion is permanent (data included). Ask the user to approve, then call again with confirm: true."))
+}
+
+/// Deletes `hostname` when confirmed.
+pub fn delete(
+    session: &Session,
+    hostname: &str,
+    confirm: bool,
+    follow: &mut Follow<'_>,
+) -> Result<Value, PlatformError> {
+    if !confirm {
+        return require_confirmation(hostname);
+    }
+    let service = resolve_service(session, hostname)?;
+    let process = session.client.delete_service(&service.id)?;
+    let (done, ending) = follow_process(session.client.as_ref(), process, follow)?;
+    Ok(json!({
+        "serviceHostname": service.name,
+        "serviceId": service.id,
+        "process": followed_json(&done, ending),
+    }))
+}

@@ -1,0 +1,368 @@
+//! `zerops_env`: read, set and delete variables of a service or of the project.
+//!
+//! Service `set` reads the current user variables, merges the given keys in and writes
+//! the whole env file back in one call, which is correct whether the API merges or
+//! replaces the file. Project `set` is an upsert by delete + create (a plain create of an
+//! existing key is refused). Input is checked completely before anything changes.
+//! Knows nothing of MCP.
+
+use serde_json::{Value, json};
+
+use crate::auth::Session;
+use crate::platform::{EnvVar, ErrorCode, PlatformError, Process};
+
+use super::follow::{Follow, follow_processes};
+use super::helpers::{followed_json, resolve_service};
+
+/// Where the variables live.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EnvScope {
+    Service(String),
+    Project,
+}
+
+/// Picks the scope: `project: true` wins; otherwise a hostname is needed.
+pub fn scope(service_hostname: Option<&str>, project: bool) -> Result<EnvScope, PlatformError> {
+    if project {
+        return Ok(EnvScope::Project);
+    }
+    match service_hostname.map(str::trim).filter(|h| !h.is_empty()) {
+        Some(hostname) => Ok(EnvScope::Service(hostname.to_owned())),
+        None => Err(PlatformError::new(
+            ErrorCode::InvalidUsage,
+            "Provide serviceHostname, or set project: true",
+        )
+        .with_suggestion(
+            "Service variables need serviceHostname; project-wide ones need project: true.",
+        )),
+    }
+}
+
+fn env_error(message: String) -> PlatformError {
+    PlatformError::new(ErrorCode::InvalidEnvFormat, message)
+}
+
+fn valid_key(key: &str) -> bool {
+    let mut chars = key.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Splits `KEY=value` lines at the first `=`; rejects the whole input on any bad line.
+pub fn parse_assignments(lines: &[String]) -> Result<Vec<(String, String)>, PlatformError> {
+    if lines.is_empty() {
+        return Err(env_error("No variables given".into()));
+    }
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (i, raw) in lines.iter().enumerate() {
+        let n = i + 1;
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        if line.contains('\n') || line.contains('\r') {
+            return Err(env_error(format!(
+                "Variable #{n} contains a line break; values must be single-line"
+            )));
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            return Err(env_error(format!(
+                "Variable #{n} '{line}' is not KEY=value"
+            )));
+        };
+        let key = key.trim();
+        if !valid_key(key) {
+            return Err(env_error(format!(
+                "Variable #{n} has an invalid key '{key}': use letters, digits and underscores, not starting with a digit"
+            )));
+        }
+        if key.to_ascii_uppercase().starts_with("ZEROPS_") {
+            return Err(env_error(format!(
+                "Variable #{n}: keys starting with ZEROPS_ are reserved by the platform"
+            )));
+        }
+        if out.iter().any(|(k, _)| k == key) {
+            return Err(env_error(format!(
+                "Variable #{n}: key '{key}' is given twice"
+            )));
+        }
+        out.push((key.to_owned(), value.to_owned()));
+    }
+    Ok(out)
+}
+
+/// Parses bare keys (or `KEY=...`, whose value is ignored) for delete.
+pub fn parse_keys(lines: &[String]) -> Result<Vec<String>, PlatformError> {
+    if lines.is_empty() {
+        return Err(env_error("No variable names given".into()));
+    }
+    let mut keys = Vec::new();
+    for (i, raw) in lines.iter().enumerate() {
+        let key = raw.split('=').next().unwrap_or("").trim().to_owned();
+        if !valid_key(&key) {
+            return Err(env_error(format!(
+                "Variable #{} has an invalid key '{key}'",
+                i + 1
+            )));
+        }
+        if !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+    Ok(keys)
+}
+
+/// Variables of the scope, with values.
+pub fn get(session: &Session, scope: &EnvScope) -> Result<Value, PlatformError> {
+    let (vars, hostname) = read(session, scope)?;
+    let mut sorted = vars;
+    sorted.sort_by(|a, b| a.key.cmp(&b.key));
+    let vars: Vec<Value> = sorted
+        .iter()
+        .map(|v| {
+            let mut entry = json!({ "key": v.key, "value": v.content });
+            if v.content.contains("${") {
+                entry["isReference"] = json!(true);
+            }
+            if matches!(v.env_type.as_deref(), Some("READ_ONLY" | "SYSTEM")) {
+                entry["isPlatform"] = json!(true);
+            }
+            entry
+        })
+        .collect();
+    Ok(match hostname {
+        Some(h) => json!({ "scope": "service", "serviceHostname": h, "vars": vars }),
+        None => json!({ "scope": "project", "vars": vars }),
+    })
+}
+
+fn read(
+    session: &Session,
+    scope: &EnvScope,
+) -> Result<(Vec<EnvVar>, Option<String>), PlatformError> {
+    match scope {
+        EnvScope::Project => Ok((
+            session.client.get_project_env(&session.info.project_id)?,
+            None,
+        )),
+        EnvScope::Service(hostname) => {
+            let service = resolve_service(session, hostname)?;
+            Ok((
+                session.client.get_service_env(&service.id)?,
+                Some(service.name),
+            ))
+        }
+    }
+}
+
+fn restart_hint(scope: &EnvScope) -> String {
+    match scope {
+        EnvScope::Service(hostname) => format!(
+            "Running containers see the change only after a restart: call zerops_manage with action restart and serviceHostname {hostname}."
+        ),
+        EnvScope::Project => {
+            "Running containers see project variables only after a restart: call zerops_manage with action restart for each service that uses them."
+                .into()
+        }
+    }
+}
+
+/// Sets variables (upsert).
+pub fn set(
+    session: &Session,
+    scope: &EnvScope,
+    lines: &[String],
+    follow: &mut Follow<'_>,
+) -> Result<Value, PlatformError> {
+    let assignments = parse_assignments(lines)?;
+    let (current, hostname) = read(session, scope)?;
+    let mut added = Vec::new();
+    let mut replaced = Vec::new();
+    let mut processes: Vec<Process> = Vec::new();
+    match scope {
+        EnvScope::Service(_) => {
+            if let Some((key, _)) = assignments.iter().find(|(k, _)| {
+                current.iter().any(|v| {
+                    &v.key == k && matches!(v.env_type.as_deref(), Some("READ_ONLY" | "SYSTEM"))
+                })
+            }) {
+                return Err(env_error(format!(
+                    "'{key}' is set by the platform and cannot be changed"
+                )));
+            }
+            let service = resolve_service(session, hostname.as_deref().unwrap_or(""))?;
+            // The user's variables (not the platform's), with the new values merged in.
+            let mut file: Vec<(String, String)> = current
+                .iter()
+                .filter(|v| !matches!(v.env_type.as_deref(), Some("READ_ONLY" | "SYSTEM")))
+                .map(|v| (v.key.clone(), v.content.clone()))
+                .collect();
+            for (key, value) in &assignments {
+                match file.iter_mut().find(|(k, _)| k == key) {
+                    Some(slot) => {
+                        slot.1 = value.clone();
+                        replaced.push(key.clone());
+                    }
+                    None => {
+                        file.push((key.clone(), value.clone()));
+                        added.push(key.clone());
+                    }
+                }
+            }
+            let content: String = file.iter().map(|(k, v)| format!("{k}={v}\n")).collect();
+            processes.push(session.client.set_service_env_file(&service.id, &content)?);
+        }
+        EnvScope::Project => {
+            for (key, value) in &assignments {
+                if let Some(existing) = current.iter().find(|v| &v.key == key) {
+                    let deleted = session.client.delete_project_env(&existing.id)?;
+                    processes.push(deleted);
+                    replaced.push(key.clone());
+                } else {
+                    added.push(key.clone());
+                }
+                processes.push(session.client.create_project_env(
+                    &session.info.project_id,
+                    key,
+                    value,
+                    false,
+                )?);
+            }
+        }
+    }
+    finish(
+        session,
+        scope,
+        hostname,
+        processes,
+        follow,
+        json!({ "added": added, "replaced": replaced }),
+    )
+}
+
+/// Deletes variables by key.
+pub fn delete(
+    session: &Session,
+    scope: &EnvScope,
+    lines: &[String],
+    follow: &mut Follow<'_>,
+) -> Result<Value, PlatformError> {
+    let keys = parse_keys(lines)?;
+    let (current, hostname) = read(session, scope)?;
+    // Check every key first, so nothing is deleted when one is wrong.
+    let mut targets = Vec::new();
+    for key in &keys {
+        match current.iter().find(|v| &v.key == key) {
+            Some(var) if matches!(var.env_type.as_deref(), Some("READ_ONLY" | "SYSTEM")) => {
+                return Err(env_error(format!(
+                    "'{key}' is set by the platform and cannot be deleted"
+                )));
+            }
+            Some(var) => targets.push(var.clone()),
+            None => {
+                let mut existing: Vec<&str> = current.iter().map(|v| v.key.as_str()).collect();
+                existing.sort_unstable();
+                return Err(PlatformError::new(
+                    ErrorCode::InvalidParameter,
+                    format!("Environment variable '{key}' not found"),
+                )
+                .with_suggestion(format!(
+                    "Existing variables: {}",
+                    if existing.is_empty() {
+                        "(none)".into()
+                    } else {
+                        existing.join(", ")
+                    }
+                )));
+            }
+        }
+    }
+    let mut processes = Vec::new();
+    for var in &targets {
+        processes.push(match scope {
+            EnvScope::Service(_) => session.client.delete_user_data(&var.id)?,
+            EnvScope::Project => session.client.delete_project_env(&var.id)?,
+        });
+    }
+    finish(
+        session,
+        scope,
+        hostname,
+        processes,
+        follow,
+        json!({ "removed": keys }),
+    )
+}
+
+fn finish(
+    session: &Session,
+    scope: &EnvScope,
+    hostname: Option<String>,
+    processes: Vec<Process>,
+    follow: &mut Follow<'_>,
+    changes: Value,
+) -> Result<Value, PlatformError> {
+    let done = follow_processes(session.client.as_ref(), processes, follow)?;
+    let mut result = changes;
+    result["scope"] = json!(if hostname.is_some() {
+        "service"
+    } else {
+        "project"
+    });
+    if let Some(h) = hostname {
+        result["serviceHostname"] = json!(h);
+    }
+    result["processes"] = json!(
+        done.iter()
+            .map(|(p, e)| followed_json(p, *e))
+            .collect::<Vec<_>>()
+    );
+    result["nextAction"] = json!(restart_hint(scope));
+    Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(items: &[&str]) -> Vec<String> {
+        items.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn assignments_split_at_the_first_equals_sign() {
+        let parsed =
+            parse_assignments(&lines(&["A=1", "URL=postgres://u:p@h/db?x=y", "EMPTY="])).unwrap();
+        assert_eq!(parsed[1], ("URL".into(), "postgres://u:p@h/db?x=y".into()));
+        assert_eq!(parsed[2], ("EMPTY".into(), String::new()));
+    }
+
+    #[test]
+    fn malformed_lines_are_rejected_naming_the_line() {
+        for (bad, needle) in [
+            (vec!["A=1", "NOEQUALS"], "#2"),
+            (vec!["1A=x"], "invalid key"),
+            (vec!["A-B=x"], "invalid key"),
+            (vec!["A=1", "A=2"], "twice"),
+            (vec!["A=line\nbreak"], "line break"),
+            (vec!["ZEROPS_X=1"], "reserved"),
+        ] {
+            let err = parse_assignments(&lines(&bad)).unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidEnvFormat);
+            assert!(err.message.contains(needle), "{bad:?}: {}", err.message);
+        }
+        assert!(parse_assignments(&[]).is_err());
+    }
+
+    #[test]
+    fn scope_rules() {
+        assert_eq!(scope(Some("api"), true).unwrap(), EnvScope::Project);
+        assert_eq!(
+            scope(Some(" api "), false).unwrap(),
+            EnvScope::Service("api".into())
+        );
+        assert_eq!(
+            scope(None, false).unwrap_err().code,
+            ErrorCode::InvalidUsage
+        );
+    }
+}

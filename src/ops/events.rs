@@ -1,0 +1,210 @@
+//! `zerops_events`: processes and app versions merged into one timeline, newest first.
+//! Filtering (project, internal actions, service) happens before the limit, and more is
+//! fetched when filtering dropped items, so the agent gets the number it asked for.
+//! Knows nothing of MCP.
+
+use std::collections::HashMap;
+use std::time::SystemTime;
+
+use serde_json::{Value, json};
+
+use crate::auth::Session;
+use crate::platform::{AppVersionEvent, PlatformError, ProcessEvent};
+use crate::time::parse_rfc3339;
+
+use super::helpers::{find_service, project_services};
+use super::scope;
+
+/// The largest page we ask the search endpoints for.
+const MAX_FETCH: usize = 1000;
+
+/// Friendly names of the platform's action names.
+pub fn action_label(action: &str) -> String {
+    let label = match action {
+        "stack.start" => "start",
+        "stack.stop" => "stop",
+        "stack.restart" => "restart",
+        "stack.reload" => "reload",
+        "stack.autoscaling" | "stack.updateAutoscaling" => "scale",
+        "stack.import" => "import",
+        "stack.delete" => "delete",
+        "stack.build" => "build",
+        "stack.userDataFile" => "env-update",
+        "stack.enableSubdomainAccess" => "subdomain-enable",
+        "stack.disableSubdomainAccess" => "subdomain-disable",
+        other => other,
+    };
+    label.to_owned()
+}
+
+struct Event {
+    at: SystemTime,
+    value: Value,
+    service: String,
+    is_process: bool,
+}
+
+/// The timeline. `service_hostname` filters; `limit` caps it (1..=1000).
+pub fn events(
+    session: &Session,
+    service_hostname: Option<&str>,
+    limit: usize,
+) -> Result<Value, PlatformError> {
+    let limit = limit.clamp(1, MAX_FETCH);
+    let services = project_services(session)?;
+    let filter = match service_hostname.map(str::trim).filter(|h| !h.is_empty()) {
+        Some(hostname) => Some(find_service(services.clone(), hostname)?.name),
+        None => None,
+    };
+    let names: HashMap<String, String> = services
+        .iter()
+        .map(|s| (s.id.clone(), s.name.clone()))
+        .collect();
+    let mut fetch = limit;
+    loop {
+        let processes = session
+            .client
+            .search_processes(&session.info.project_id, fetch)?;
+        let versions = session
+            .client
+            .search_app_versions(&session.info.project_id, fetch)?;
+        let exhausted = processes.len() < fetch && versions.len() < fetch;
+        // API-BUG-WORKAROUND: remove when search endpoints are project-scoped
+        let processes = scope::only_project(processes, &session.info.project_id);
+        // API-BUG-WORKAROUND: remove when search endpoints are project-scoped
+        let versions = scope::only_project(versions, &session.info.project_id);
+        let mut timeline: Vec<Event> = processes.iter().filter_map(process_event).collect();
+        timeline.extend(versions.iter().filter_map(|v| version_event(v, &names)));
+        if let Some(name) = &filter {
+            timeline.retain(|e| &e.service == name);
+        }
+        if timeline.len() >= limit || exhausted || fetch >= MAX_FETCH {
+            timeline.sort_by_key(|e| std::cmp::Reverse(e.at));
+            timeline.truncate(limit);
+            let processes = timeline.iter().filter(|e| e.is_process).count();
+            let deploys = timeline.len() - processes;
+            return Ok(json!({
+                "projectId": session.info.project_id,
+                "events": timeline.into_iter().map(|e| e.value).collect::<Vec<_>>(),
+                "summary": { "total": processes + deploys, "processes": processes, "deploys": deploys },
+            }));
+        }
+        fetch = (fetch * 4).min(MAX_FETCH);
+    }
+}
+
+fn timestamp(text: Option<&String>) -> SystemTime {
+    text.and_then(|t| parse_rfc3339(t))
+        .unwrap_or(SystemTime::UNIX_EPOCH)
+}
+
+fn process_event(process: &ProcessEvent) -> Option<Event> {
+    // Internal balancer bookkeeping clutters the timeline.
+    if process.action_name.starts_with("zL7Master.") {
+        return None;
+    }
+    let service = process
+        .service_stacks
+        .first()
+        .map(|s| s.name.clone())
+        .unwrap_or_default();
+    let mut value = json!({
+        "timestamp": process.created,
+        "type": "process",
+        "action": action_label(&process.action_name),
+        "status": process.status,
+        "service": service,
+        "processId": process.id,
+    });
+    if let Some(reason) = &process.fail_reason {
+        value["failReason"] = json!(reason);
+    }
+    if let (Some(start), Some(end)) = (
+        process.started.as_ref().and_then(|s| parse_rfc3339(s)),
+        process.finished.as_ref().and_then(|s| parse_rfc3339(s)),
+    ) && let Ok(took) = end.duration_since(start)
+    {
+        value["duration"] = json!(format_duration(took.as_secs()));
+    }
+    if let Some(user) = &process.created_by {
+        value["user"] = json!(user);
+    }
+    Some(Event {
+        at: timestamp(process.created.as_ref()),
+        value,
+        service,
+        is_process: true,
+    })
+}
+
+fn version_event(version: &AppVersionEvent, names: &HashMap<String, String>) -> Option<Event> {
+    // A service started without code gets a placeholder version: not a deploy.
+    if version.source == "NONE" && version.build.is_none() {
+        return None;
+    }
+    let service = names
+        .get(&version.service_id)
+        .cloned()
+        .unwrap_or_else(|| version.service_id.clone());
+    let built = version
+        .build
+        .as_ref()
+        .is_some_and(|b| b.pipeline_start.is_some());
+    let kind = if built { "build" } else { "deploy" };
+    let mut value = json!({
+        "timestamp": version.created,
+        "type": kind,
+        "action": kind,
+        "status": version.status,
+        "service": service,
+        "appVersionId": version.id,
+    });
+    if let Some(build) = &version.build {
+        if build.pipeline_failed.is_some() || version.status.ends_with("_FAILED") {
+            value["failReason"] = json!(format!(
+                "{}: read the build log with zerops_logs (serviceHostname {service}, buildId {})",
+                version.status, version.id
+            ));
+        }
+        if let (Some(start), Some(end)) = (
+            build.pipeline_start.as_ref().and_then(|s| parse_rfc3339(s)),
+            build
+                .pipeline_finish
+                .as_ref()
+                .and_then(|s| parse_rfc3339(s)),
+        ) && let Ok(took) = end.duration_since(start)
+        {
+            value["duration"] = json!(format_duration(took.as_secs()));
+        }
+    }
+    Some(Event {
+        at: timestamp(version.created.as_ref()),
+        value,
+        service,
+        is_process: false,
+    })
+}
+
+/// `45s`, `2m5s`, `1h3m`.
+pub fn format_duration(secs: u64) -> String {
+    match secs {
+        s if s < 60 => format!("{s}s"),
+        s if s < 3600 => format!("{}m{}s", s / 60, s % 60),
+        s => format!("{}h{}m", s / 3600, (s % 3600) / 60),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_and_durations() {
+        assert_eq!(action_label("stack.updateAutoscaling"), "scale");
+        assert_eq!(action_label("stack.userDataFile"), "env-update");
+        assert_eq!(action_label("project.envCreate"), "project.envCreate");
+        assert_eq!(format_duration(45), "45s");
+        assert_eq!(format_duration(125), "2m5s");
+        assert_eq!(format_duration(3780), "1h3m");
+    }
+}

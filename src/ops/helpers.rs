@@ -1,0 +1,199 @@
+//! Shared business helpers: listing the project's services (scoped, internal ones hidden),
+//! resolving a hostname, reading durations like `30m`, describing a process. Knows
+//! nothing of MCP.
+
+use std::time::{Duration, SystemTime};
+
+use serde_json::{Map, Value, json};
+
+use crate::auth::Session;
+use crate::platform::{ErrorCode, PlatformError, Process, ServiceStack};
+
+use super::progress::Ending;
+use super::scope;
+
+/// The project's user-facing services (internal platform services hidden).
+pub fn project_services(session: &Session) -> Result<Vec<ServiceStack>, PlatformError> {
+    let listed = session.client.list_services(&session.info.project_id)?;
+    // API-BUG-WORKAROUND: remove when search endpoints are project-scoped
+    let mine = scope::only_project(listed, &session.info.project_id);
+    Ok(mine.into_iter().filter(|s| !s.is_internal()).collect())
+}
+
+/// Finds a service by exact hostname; otherwise SERVICE_NOT_FOUND listing what exists.
+pub fn resolve_service(session: &Session, hostname: &str) -> Result<ServiceStack, PlatformError> {
+    let hostname = hostname.trim();
+    if hostname.is_empty() {
+        return Err(PlatformError::new(
+            ErrorCode::ServiceRequired,
+            "A serviceHostname is required",
+        ));
+    }
+    let services = project_services(session)?;
+    find_service(services, hostname)
+}
+
+/// Picks `hostname` out of a list, or explains which hostnames exist.
+pub fn find_service(
+    services: Vec<ServiceStack>,
+    hostname: &str,
+) -> Result<ServiceStack, PlatformError> {
+    let mut names: Vec<String> = services.iter().map(|s| s.name.clone()).collect();
+    names.sort();
+    match services.into_iter().find(|s| s.name == hostname) {
+        Some(service) => Ok(service),
+        None => {
+            let available = if names.is_empty() {
+                "(none)".to_owned()
+            } else {
+                names.join(", ")
+            };
+            let hint = names
+                .iter()
+                .find(|n| n.eq_ignore_ascii_case(hostname))
+                .map(|n| format!(" Hostnames are case-sensitive: did you mean '{n}'?"))
+                .unwrap_or_default();
+            Err(PlatformError::new(
+                ErrorCode::ServiceNotFound,
+                format!("Service '{hostname}' not found in this project"),
+            )
+            .with_suggestion(format!("Available services: {available}.{hint}")))
+        }
+    }
+}
+
+/// Parses `30s`, `30m`, `2h`, `1d` (bounded to 30 days) or an RFC 3339 instant into the
+/// instant it names.
+pub fn parse_since(text: &str, now: SystemTime) -> Result<SystemTime, PlatformError> {
+    let text = text.trim();
+    let bad = || {
+        PlatformError::new(ErrorCode::InvalidParameter, format!("Invalid since value '{text}'"))
+            .with_suggestion("Use a duration like 30m, 2h or 1d (at most 30d), or an RFC 3339 time like 2026-01-02T15:04:05Z.")
+    };
+    if let Some(instant) = crate::time::parse_rfc3339(text) {
+        return Ok(instant);
+    }
+    let (number, unit) = text.split_at(text.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?);
+    let n: u64 = number.parse().map_err(|_| bad())?;
+    let seconds = match unit {
+        "s" => n,
+        "m" => n * 60,
+        "h" => n * 3600,
+        "d" => n * 86_400,
+        _ => return Err(bad()),
+    };
+    if n == 0 || seconds > 30 * 86_400 {
+        return Err(bad());
+    }
+    Ok(now - Duration::from_secs(seconds))
+}
+
+/// A process as the agent sees it.
+pub fn process_json(process: &Process) -> Value {
+    let mut map = Map::new();
+    map.insert("processId".into(), json!(process.id));
+    map.insert("actionName".into(), json!(process.action_name));
+    map.insert("status".into(), json!(process.status));
+    let services: Vec<&str> = process
+        .service_stacks
+        .iter()
+        .map(|s| s.name.as_str())
+        .filter(|n| !n.is_empty())
+        .collect();
+    if !services.is_empty() {
+        map.insert("services".into(), json!(services));
+    }
+    for (key, value) in [
+        ("created", &process.created),
+        ("started", &process.started),
+        ("finished", &process.finished),
+    ] {
+        if let Some(value) = value {
+            map.insert(key.into(), json!(value));
+        }
+    }
+    if let Some(reason) = &process.fail_reason {
+        map.insert("failReason".into(), json!(reason));
+    }
+    Value::Object(map)
+}
+
+/// A followed process with how the follow ended and what to do next.
+pub fn followed_json(process: &Process, ending: Ending) -> Value {
+    let mut value = process_json(process);
+    match ending {
+        Ending::Finished => {}
+        Ending::StillRunning { hard_cap } => {
+            value["stillRunning"] = json!(true);
+            let why = if hard_cap {
+                "did not finish within the 10-minute limit"
+            } else {
+                "is still running"
+            };
+            value["hint"] = json!(format!(
+                "The process {why}; follow it with zerops_process (processId {}, action status).",
+                process.id
+            ));
+        }
+        Ending::Cancelled => {
+            value["stillRunning"] = json!(true);
+            value["hint"] =
+                json!("Stopped waiting (cancelled); the process continues on the platform.");
+        }
+    }
+    value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn svc(name: &str) -> ServiceStack {
+        ServiceStack {
+            name: name.into(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn unknown_hostnames_list_the_available_ones() {
+        let err = find_service(vec![svc("api"), svc("db")], "API").unwrap_err();
+        assert_eq!(err.code, ErrorCode::ServiceNotFound);
+        assert!(err.suggestion.contains("api, db"));
+        assert!(err.suggestion.contains("did you mean 'api'"));
+        assert_eq!(
+            find_service(vec![], "x").unwrap_err().suggestion,
+            "Available services: (none)."
+        );
+        assert_eq!(find_service(vec![svc("api")], "api").unwrap().name, "api");
+    }
+
+    #[test]
+    fn since_accepts_durations_and_timestamps() {
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(10_000_000);
+        assert_eq!(
+            parse_since("30m", now).unwrap(),
+            now - Duration::from_secs(1800)
+        );
+        assert_eq!(
+            parse_since("2h", now).unwrap(),
+            now - Duration::from_secs(7200)
+        );
+        assert_eq!(
+            parse_since("1d", now).unwrap(),
+            now - Duration::from_secs(86_400)
+        );
+        assert_eq!(
+            parse_since("45s", now).unwrap(),
+            now - Duration::from_secs(45)
+        );
+        assert!(parse_since("2026-01-01T00:00:00Z", now).is_ok());
+        for bad in ["", "m", "10", "5w", "31d", "0m", "-5m", "yesterday"] {
+            assert_eq!(
+                parse_since(bad, now).unwrap_err().code,
+                ErrorCode::InvalidParameter,
+                "{bad}"
+            );
+        }
+    }
+}

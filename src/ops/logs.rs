@@ -1,0 +1,188 @@
+//! `zerops_logs`: runtime or build logs of a service. Two steps: a temporary access URL
+//! from the API, then the log backend, which honours only limit, order, minimum severity,
+//! service, tags and container; `since` and text search are applied here. One entry more
+//! than asked for is fetched so `hasMore` is exact. Knows nothing of MCP.
+
+use std::time::SystemTime;
+
+use serde_json::{Value, json};
+
+use crate::auth::Session;
+use crate::platform::{ErrorCode, LogFetchParams, PlatformError};
+use crate::time::parse_rfc3339;
+
+use super::helpers::{parse_since, resolve_service};
+use super::scope;
+
+/// The most entries one call returns.
+pub const MAX_LIMIT: usize = 1000;
+
+/// What to read.
+#[derive(Debug, Clone, Default)]
+pub struct LogsRequest {
+    pub service_hostname: String,
+    /// `error`, `warning`, `info`, `debug`, ... or `all`.
+    pub severity: Option<String>,
+    /// A duration (`30m`) or RFC 3339; default one hour.
+    pub since: Option<String>,
+    pub limit: usize,
+    pub search: Option<String>,
+    /// An app version id: read its build log instead of the runtime log.
+    pub build_id: Option<String>,
+}
+
+/// Syslog number of a severity name (entries at or above it are returned).
+pub fn severity_number(name: &str) -> Result<Option<u8>, PlatformError> {
+    let number = match name.trim().to_ascii_lowercase().as_str() {
+        "" | "all" => return Ok(None),
+        "emergency" | "emerg" => 0,
+        "alert" => 1,
+        "critical" | "crit" => 2,
+        "error" | "err" => 3,
+        "warning" | "warn" => 4,
+        "notice" => 5,
+        "info" | "informational" => 6,
+        "debug" => 7,
+        other => {
+            return Err(PlatformError::new(
+                ErrorCode::InvalidParameter,
+                format!("Unknown severity '{other}'"),
+            )
+            .with_suggestion(
+                "Use one of: emergency, alert, critical, error, warning, notice, info, debug, all.",
+            ));
+        }
+    };
+    Ok(Some(number))
+}
+
+/// Reads the log.
+pub fn logs(
+    session: &Session,
+    request: &LogsRequest,
+    now: SystemTime,
+) -> Result<Value, PlatformError> {
+    // Validate everything before touching the API.
+    let since = match request
+        .since
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
+        Some(text) => parse_since(text, now)?,
+        None => now - std::time::Duration::from_secs(3600),
+    };
+    let min_severity = severity_number(request.severity.as_deref().unwrap_or("all"))?;
+    let limit = request.limit.clamp(1, MAX_LIMIT);
+    let service = resolve_service(session, &request.service_hostname)?;
+    let mut params = LogFetchParams {
+        service_id: Some(service.id.clone()),
+        limit: u32::try_from((limit + 1).min(MAX_LIMIT)).unwrap_or(1000),
+        min_severity,
+        ..LogFetchParams::default()
+    };
+    let search = request
+        .search
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty());
+    if search.is_some() {
+        // The backend cannot search: read as much as it gives and filter here.
+        params.limit = u32::try_from(MAX_LIMIT).unwrap_or(1000);
+    }
+    let mut source = "runtime";
+    if let Some(build_id) = request
+        .build_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|b| !b.is_empty())
+    {
+        let versions = session
+            .client
+            .search_app_versions(&session.info.project_id, 100)?;
+        // API-BUG-WORKAROUND: remove when search endpoints are project-scoped
+        let versions = scope::only_project(versions, &session.info.project_id);
+        let version = versions
+            .into_iter()
+            .find(|v| v.id == build_id)
+            .ok_or_else(|| {
+                PlatformError::new(
+                    ErrorCode::InvalidParameter,
+                    format!("No build (app version) '{build_id}' in this project"),
+                )
+                .with_suggestion("Find build ids (appVersionId) with zerops_events.")
+            })?;
+        let build_service = version.build.and_then(|b| b.service_id).ok_or_else(|| {
+            PlatformError::new(
+                ErrorCode::InvalidParameter,
+                format!("App version '{build_id}' has no build (deployed without a build)"),
+            )
+        })?;
+        params.service_id = Some(build_service);
+        params.tags = Some(format!("zbuilder@{build_id}"));
+        source = "build";
+    }
+    let access = session.client.get_project_log(&session.info.project_id)?;
+    let fetched = session.logs.fetch_logs(&access, &params)?;
+    let backend_full = fetched.len() >= params.limit as usize;
+    let needle = search.map(str::to_lowercase);
+    let mut kept: Vec<_> = fetched
+        .into_iter()
+        .filter(|e| parse_rfc3339(&e.timestamp).is_none_or(|t| t >= since))
+        .filter(|e| {
+            needle
+                .as_ref()
+                .is_none_or(|n| e.message.to_lowercase().contains(n))
+        })
+        .collect();
+    // Newest first from the backend: keep the newest `limit`, then show oldest first.
+    let has_more = kept.len() > limit || (search.is_some() && backend_full && kept.len() == limit);
+    kept.truncate(limit);
+    kept.reverse();
+    let entries: Vec<Value> = kept
+        .iter()
+        .map(|e| {
+            json!({
+                "timestamp": e.timestamp,
+                "severity": e.severity,
+                "container": e.container,
+                "message": e.message,
+            })
+        })
+        .collect();
+    let mut result = json!({
+        "serviceHostname": service.name,
+        "source": source,
+        "since": crate::time::format_rfc3339(since),
+        "entries": entries,
+        "hasMore": has_more,
+    });
+    if has_more {
+        result["hint"] = json!(
+            "More entries match; narrow with since, severity or search, or raise limit (max 1000)."
+        );
+    }
+    if entries.is_empty() {
+        result["hint"] = json!(
+            "No entries match. Widen since (e.g. 1d), set severity to all, or check zerops_events for builds."
+        );
+    }
+    Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn severities_map_to_syslog_numbers() {
+        assert_eq!(severity_number("all").unwrap(), None);
+        assert_eq!(severity_number("Error").unwrap(), Some(3));
+        assert_eq!(severity_number("warning").unwrap(), Some(4));
+        assert_eq!(severity_number("debug").unwrap(), Some(7));
+        assert_eq!(
+            severity_number("loud").unwrap_err().code,
+            ErrorCode::InvalidParameter
+        );
+    }
+}

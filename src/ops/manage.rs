@@ -1,0 +1,332 @@
+//! `zerops_manage`: start, stop, restart and scale a service, following the process.
+//!
+//! Scaling is checked before the API is called (at least one value, no negative value,
+//! every min at most its max, managed services only vertically), always carries the
+//! service's current HA/NON_HA mode (the API refuses an update without it), and never
+//! sends a container count as CPU cores: there is no API field for the initial container
+//! count, so `startContainers` is reported as unsupported. Knows nothing of MCP.
+
+use serde_json::{Value, json};
+
+use crate::auth::Session;
+use crate::platform::{
+    Autoscaling, AutoscalingParams, ErrorCode, HorizontalAutoscaling, PlatformError, Resource,
+    VerticalAutoscaling,
+};
+
+use super::follow::{Follow, follow_process};
+use super::helpers::{followed_json, resolve_service};
+
+/// What the caller asked to scale to.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ScaleRequest {
+    pub cpu_mode: Option<String>,
+    pub min_cpu: Option<f64>,
+    pub max_cpu: Option<f64>,
+    pub min_ram: Option<f64>,
+    pub max_ram: Option<f64>,
+    pub min_disk: Option<f64>,
+    pub max_disk: Option<f64>,
+    pub min_containers: Option<f64>,
+    pub max_containers: Option<f64>,
+    pub start_containers: Option<f64>,
+}
+
+fn scaling_error(message: String) -> PlatformError {
+    PlatformError::new(ErrorCode::InvalidScaling, message)
+}
+
+impl ScaleRequest {
+    fn fields(&self) -> [(&'static str, Option<f64>); 9] {
+        [
+            ("minCpu", self.min_cpu),
+            ("maxCpu", self.max_cpu),
+            ("minRam", self.min_ram),
+            ("maxRam", self.max_ram),
+            ("minDisk", self.min_disk),
+            ("maxDisk", self.max_disk),
+            ("minContainers", self.min_containers),
+            ("maxContainers", self.max_containers),
+            ("startContainers", self.start_containers),
+        ]
+    }
+
+    /// Checks the request on its own (before any API call).
+    pub fn validate(&self) -> Result<(), PlatformError> {
+        let given = self.cpu_mode.is_some() || self.fields().iter().any(|(_, v)| v.is_some());
+        if !given {
+            return Err(scaling_error("At least one scaling parameter must be provided".into()).with_suggestion(
+                "Pass cpuMode, minCpu/maxCpu, minRam/maxRam (GB), minDisk/maxDisk (GB) or minContainers/maxContainers.",
+            ));
+        }
+        if let Some(mode) = &self.cpu_mode
+            && mode != "SHARED"
+            && mode != "DEDICATED"
+        {
+            return Err(scaling_error(format!(
+                "cpuMode must be SHARED or DEDICATED (got '{mode}')"
+            )));
+        }
+        for (name, value) in self.fields() {
+            if let Some(v) = value
+                && (!v.is_finite() || v <= 0.0)
+            {
+                return Err(scaling_error(format!(
+                    "{name} must be a positive number (got {v})"
+                )));
+            }
+        }
+        for (field, integer) in [
+            ("minCpu", self.min_cpu),
+            ("maxCpu", self.max_cpu),
+            ("minContainers", self.min_containers),
+            ("maxContainers", self.max_containers),
+        ] {
+            if let Some(v) = integer
+                && v.fract() != 0.0
+            {
+                return Err(scaling_error(format!(
+                    "{field} must be a whole number (got {v})"
+                )));
+            }
+        }
+        for (min_name, min, max_name, max) in [
+            ("minCpu", self.min_cpu, "maxCpu", self.max_cpu),
+            ("minRam", self.min_ram, "maxRam", self.max_ram),
+            ("minDisk", self.min_disk, "maxDisk", self.max_disk),
+            (
+                "minContainers",
+                self.min_containers,
+                "maxContainers",
+                self.max_containers,
+            ),
+        ] {
+            if let (Some(lo), Some(hi)) = (min, max)
+                && lo > hi
+            {
+                return Err(scaling_error(format!(
+                    "{min_name} ({lo}) must be at most {max_name} ({hi})"
+                )));
+            }
+        }
+        if self.max_containers.is_some_and(|v| v > 10.0)
+            || self.min_containers.is_some_and(|v| v > 10.0)
+        {
+            return Err(scaling_error("A service runs at most 10 containers".into()));
+        }
+        let only_start = self.start_containers.is_some()
+            && self.cpu_mode.is_none()
+            && self.fields()[..8].iter().all(|(_, v)| v.is_none());
+        if only_start {
+            return Err(scaling_error(
+                "startContainers cannot be set: Zerops has no API field for the initial container count".into(),
+            )
+            .with_suggestion("Use minContainers/maxContainers; the platform starts minContainers containers."));
+        }
+        Ok(())
+    }
+
+    fn has_horizontal(&self) -> bool {
+        self.min_containers.is_some() || self.max_containers.is_some()
+    }
+
+    fn has_vertical(&self) -> bool {
+        self.cpu_mode.is_some() || self.fields()[..6].iter().any(|(_, v)| v.is_some())
+    }
+
+    /// The API body: only the given leaves are set; `mode` is the service's current one.
+    pub fn to_params(&self, mode: &str) -> AutoscalingParams {
+        let resource = |cpu: Option<f64>, ram: Option<f64>, disk: Option<f64>| {
+            (cpu.is_some() || ram.is_some() || disk.is_some()).then_some(Resource {
+                cpu_core_count: cpu,
+                memory_gbytes: ram,
+                disk_gbytes: disk,
+            })
+        };
+        let vertical = self.has_vertical().then(|| VerticalAutoscaling {
+            cpu_mode: self.cpu_mode.clone(),
+            start_cpu_core_count: None,
+            swap_enabled: None,
+            min_resource: resource(self.min_cpu, self.min_ram, self.min_disk),
+            max_resource: resource(self.max_cpu, self.max_ram, self.max_disk),
+            min_free_resource: None,
+        });
+        let horizontal = self.has_horizontal().then(|| HorizontalAutoscaling {
+            min_container_count: self.min_containers.map(|v| v as u32),
+            max_container_count: self.max_containers.map(|v| v as u32),
+        });
+        AutoscalingParams {
+            mode: mode.to_owned(),
+            custom_autoscaling: Autoscaling {
+                vertical_autoscaling: vertical,
+                horizontal_autoscaling: horizontal,
+            },
+        }
+    }
+}
+
+/// A lifecycle action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lifecycle {
+    Start,
+    Stop,
+    Restart,
+}
+
+/// Starts, stops or restarts a service and follows the process.
+pub fn lifecycle(
+    session: &Session,
+    hostname: &str,
+    action: Lifecycle,
+    follow: &mut Follow<'_>,
+) -> Result<Value, PlatformError> {
+    let service = resolve_service(session, hostname)?;
+    let process = match action {
+        Lifecycle::Start => session.client.start_service(&service.id)?,
+        Lifecycle::Stop => session.client.stop_service(&service.id)?,
+        Lifecycle::Restart => session.client.restart_service(&service.id)?,
+    };
+    let (done, ending) = follow_process(session.client.as_ref(), process, follow)?;
+    Ok(json!({
+        "serviceHostname": service.name,
+        "serviceId": service.id,
+        "process": followed_json(&done, ending),
+    }))
+}
+
+/// Scales a service.
+pub fn scale(
+    session: &Session,
+    hostname: &str,
+    request: &ScaleRequest,
+    follow: &mut Follow<'_>,
+) -> Result<Value, PlatformError> {
+    request.validate()?;
+    let listed = resolve_service(session, hostname)?;
+    // Fresh data: the mode must be the current one.
+    let service = session.client.get_service(&listed.id)?;
+    let category = service.type_info.category.as_str();
+    if request.has_horizontal() && category != "USER" {
+        return Err(scaling_error(format!(
+            "'{}' is a {} service: its container count is fixed by its mode (NON_HA 1, HA 3); scale it vertically",
+            service.name,
+            if category == "STANDARD" {
+                "managed"
+            } else {
+                "storage"
+            }
+        )));
+    }
+    let mode = service.mode.clone().unwrap_or_else(|| "NON_HA".into());
+    let params = request.to_params(&mode);
+    let mut warnings = Vec::new();
+    if request.start_containers.is_some() {
+        warnings.push(
+            "startContainers was ignored: Zerops has no API field for the initial container count."
+                .to_owned(),
+        );
+    }
+    let mut result =
+        json!({ "serviceHostname": service.name, "serviceId": service.id, "warnings": warnings });
+    match session.client.set_autoscaling(&service.id, &params)? {
+        Some(process) => {
+            let (done, ending) = follow_process(session.client.as_ref(), process, follow)?;
+            result["process"] = followed_json(&done, ending);
+        }
+        None => result["message"] = json!("Scaling parameters updated (applied immediately)"),
+    }
+    Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn impossible_values_are_refused_naming_the_field() {
+        let cases = [
+            (ScaleRequest::default(), "At least one"),
+            (
+                ScaleRequest {
+                    cpu_mode: Some("TURBO".into()),
+                    ..Default::default()
+                },
+                "cpuMode",
+            ),
+            (
+                ScaleRequest {
+                    min_ram: Some(-1.0),
+                    ..Default::default()
+                },
+                "minRam",
+            ),
+            (
+                ScaleRequest {
+                    min_cpu: Some(4.0),
+                    max_cpu: Some(2.0),
+                    ..Default::default()
+                },
+                "minCpu (4) must be at most maxCpu (2)",
+            ),
+            (
+                ScaleRequest {
+                    min_containers: Some(3.0),
+                    max_containers: Some(2.0),
+                    ..Default::default()
+                },
+                "minContainers",
+            ),
+            (
+                ScaleRequest {
+                    max_containers: Some(11.0),
+                    ..Default::default()
+                },
+                "10 containers",
+            ),
+            (
+                ScaleRequest {
+                    min_cpu: Some(1.5),
+                    ..Default::default()
+                },
+                "whole number",
+            ),
+            (
+                ScaleRequest {
+                    start_containers: Some(2.0),
+                    ..Default::default()
+                },
+                "no API field",
+            ),
+        ];
+        for (request, needle) in cases {
+            let err = request.validate().unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidScaling);
+            assert!(err.message.contains(needle), "{request:?}: {}", err.message);
+        }
+    }
+
+    #[test]
+    fn params_carry_the_mode_and_never_put_containers_into_cpu() {
+        let request = ScaleRequest {
+            min_ram: Some(0.5),
+            max_ram: Some(4.0),
+            max_containers: Some(3.0),
+            start_containers: Some(2.0),
+            ..Default::default()
+        };
+        request.validate().unwrap();
+        let params = request.to_params("HA");
+        assert_eq!(params.mode, "HA");
+        let vertical = params.custom_autoscaling.vertical_autoscaling.unwrap();
+        assert_eq!(vertical.start_cpu_core_count, None);
+        assert_eq!(vertical.min_resource.unwrap().memory_gbytes, Some(0.5));
+        assert_eq!(
+            params
+                .custom_autoscaling
+                .horizontal_autoscaling
+                .unwrap()
+                .max_container_count,
+            Some(3)
+        );
+    }
+}

@@ -1,0 +1,139 @@
+//! `zerops_subdomain`: enable or disable a service's public zerops.app URL, idempotently.
+//!
+//! The platform does not answer "already enabled": a repeated enable is accepted and its
+//! process fails, leaving a failed process behind. So the current state is read first
+//! (fresh, not from the lagging search index) and an unchanged state is a success. Right
+//! after a first deploy the platform may refuse with `noSubdomainPorts` while the HTTP
+//! ports register; that is retried with backoff before it is explained. Knows nothing of
+//! MCP.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::auth::Session;
+use crate::cancel::CancelToken;
+use crate::platform::{ErrorCode, PlatformError, Process, ServiceStack};
+
+use super::discover::subdomain_url;
+use super::follow::{Follow, follow_process};
+use super::helpers::{followed_json, resolve_service};
+
+/// Waits between retries of a `noSubdomainPorts` refusal.
+const RETRY_DELAYS: [Duration; 3] = [
+    Duration::from_millis(250),
+    Duration::from_millis(500),
+    Duration::from_secs(1),
+];
+
+fn url_of(session: &Session, service: &ServiceStack) -> Option<String> {
+    let project = session.client.get_project(&session.info.project_id).ok()?;
+    let envs = session.client.get_service_env(&service.id).ok();
+    subdomain_url(
+        service,
+        project.zerops_subdomain_host.as_deref().unwrap_or(""),
+        envs.as_deref(),
+    )
+}
+
+fn enable_with_retry(
+    session: &Session,
+    service: &ServiceStack,
+    cancel: &CancelToken,
+) -> Result<Process, PlatformError> {
+    let mut delays = RETRY_DELAYS.iter();
+    loop {
+        match session.client.enable_subdomain_access(&service.id) {
+            Err(err) if err.api_code.as_deref() == Some("noSubdomainPorts") => {
+                match delays.next() {
+                    Some(delay) if !cancel.wait_timeout(*delay) => continue,
+                    _ => {
+                        return Err(PlatformError {
+                            code: ErrorCode::InvalidUsage,
+                            suggestion: format!(
+                                "'{}' exposes no HTTP port. Declare one in zerops.yml (run.ports with httpSupport: true), deploy, then enable the subdomain. Right after a first deploy, wait a few seconds and retry.",
+                                service.name
+                            ),
+                            ..err
+                        });
+                    }
+                }
+            }
+            other => return other,
+        }
+    }
+}
+
+/// Enables (`true`) or disables the subdomain of `hostname`.
+pub fn set(
+    session: &Session,
+    hostname: &str,
+    enable: bool,
+    follow: &mut Follow<'_>,
+) -> Result<Value, PlatformError> {
+    let listed = resolve_service(session, hostname)?;
+    let service = session.client.get_service(&listed.id)?;
+    let action = if enable { "enable" } else { "disable" };
+    let mut result = json!({ "serviceHostname": service.name, "serviceId": service.id, "action": action, "warnings": [] });
+    if service.subdomain_access == enable {
+        result["status"] = json!(if enable {
+            "already_enabled"
+        } else {
+            "already_disabled"
+        });
+        if enable && let Some(url) = url_of(session, &service) {
+            result["url"] = json!(url);
+        }
+        return Ok(result);
+    }
+    if enable
+        && !service.ports.iter().any(|p| p.http_routing)
+        && service.type_info.category != "OBJECT_STORAGE"
+    {
+        return Err(PlatformError::new(ErrorCode::InvalidUsage, format!("'{}' has no HTTP port to publish", service.name)).with_suggestion(
+            "Declare a port with httpSupport: true in zerops.yml run.ports and deploy; managed databases cannot get a subdomain.",
+        ));
+    }
+    let started = if enable {
+        enable_with_retry(session, &service, follow.cancel)?
+    } else {
+        match session.client.disable_subdomain_access(&service.id) {
+            Err(err) if err.code == ErrorCode::SubdomainAlreadyDisabled => {
+                result["status"] = json!("already_disabled");
+                return Ok(result);
+            }
+            other => other?,
+        }
+    };
+    let (done, ending) = follow_process(session.client.as_ref(), started, follow)?;
+    result["process"] = followed_json(&done, ending);
+    result["status"] = json!(if enable { "enabled" } else { "disabled" });
+    if done.status == "FAILED" {
+        // A race with another enable: judge by the state, keep the reason as a warning.
+        let now = session.client.get_service(&service.id)?;
+        if now.subdomain_access == enable {
+            result["warnings"] = json!([format!(
+                "The process failed ({}), but the subdomain is {action}d.",
+                done.fail_reason.clone().unwrap_or_default()
+            )]);
+        } else {
+            let mut err = PlatformError::new(
+                ErrorCode::ApiError,
+                format!("Could not {action} the subdomain of '{}'", service.name),
+            );
+            err.fail_reason = done.fail_reason.clone();
+            return Err(
+                err.with_suggestion("Check zerops_events for the failed process and retry.")
+            );
+        }
+    }
+    if enable {
+        let fresh = session.client.get_service(&service.id).unwrap_or(service);
+        if let Some(url) = url_of(session, &fresh) {
+            result["url"] = json!(url);
+        }
+        result["hint"] =
+            json!("The route can take a second or two to serve after the process finishes.");
+    }
+    Ok(result)
+}

@@ -1,0 +1,49 @@
+//! `zerops_delete`: delete a service (confirm: true required).
+
+use std::sync::Arc;
+
+use serde_json::json;
+
+use crate::mcp::Tool;
+use crate::ops::delete::delete;
+
+use super::common::{Services, boolean, follow, respond, string};
+use super::output::Keep;
+use super::spec::{DESTRUCTIVE, define};
+
+pub fn tool(services: Arc<Services>) -> Tool {
+    define(
+        "zerops_delete",
+        "Delete a service",
+        "Permanently delete a service and its data. Only with the user's explicit approval for this service; requires confirm: true, otherwise nothing happens.",
+        json!({
+            "type": "object",
+            "properties": {
+                "serviceHostname": {"type": "string", "minLength": 1, "description": "The service to delete."},
+                "confirm": {"type": "boolean", "default": false, "description": "Must be true: the user approved deleting this service."}
+            },
+            "required": ["serviceHostname"],
+            "additionalProperties": false
+        }),
+        json!({
+            "type": "object",
+            "properties": {"serviceHostname": {"type": "string"}, "serviceId": {"type": "string"}, "process": {"type": "object"}},
+            "required": ["serviceHostname", "process"]
+        }),
+        DESTRUCTIVE,
+        Arc::new(move |ctx| {
+            let hostname = string(&ctx.arguments, "serviceHostname").unwrap_or_default();
+            let confirm = boolean(&ctx.arguments, "confirm");
+            let mut follow = follow(ctx, services.poll);
+            // The confirmation is checked before authentication: nothing happens without it.
+            let result = if confirm {
+                services
+                    .session()
+                    .and_then(|s| delete(&s, &hostname, true, &mut follow))
+            } else {
+                crate::ops::delete::require_confirmation(&hostname)
+            };
+            respond(result, Keep::Head, "")
+        }),
+    )
+}

@@ -1,0 +1,57 @@
+//! `zerops_discover`: the project and its services.
+
+use std::sync::Arc;
+
+use serde_json::json;
+
+use crate::mcp::Tool;
+use crate::ops::discover::{DiscoverRequest, discover};
+
+use super::common::{Services, boolean, respond, string};
+use super::output::Keep;
+use super::spec::{READ_ONLY_REMOTE, define};
+
+pub fn tool(services: Arc<Services>) -> Tool {
+    define(
+        "zerops_discover",
+        "Discover project and services",
+        "Show the Zerops project and its services: hostname, type and version, status, mode, ports, public subdomain URL and scaling. \
+Start here to learn the hostnames other tools need. Filter with serviceHostname; add includeEnvs for variable names (includeEnvValues for values).",
+        json!({
+            "type": "object",
+            "properties": {
+                "serviceHostname": {"type": "string", "description": "Only this service (exact hostname), with fresh details."},
+                "includeEnvs": {"type": "boolean", "default": false, "description": "Also list env variable names per service and for the project."},
+                "includeEnvValues": {"type": "boolean", "default": false, "description": "With includeEnvs, also show values (may reveal secrets)."}
+            },
+            "additionalProperties": false
+        }),
+        json!({
+            "type": "object",
+            "properties": {
+                "project": {"type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "status": {"type": "string"}}},
+                "services": {"type": "array", "items": {"type": "object", "properties": {
+                    "hostname": {"type": "string"}, "serviceId": {"type": "string"}, "type": {"type": "string"},
+                    "status": {"type": "string"}, "mode": {"type": "string"}, "ports": {"type": "array"},
+                    "subdomain": {"type": "object"}, "scaling": {"type": "object"}
+                }}},
+                "warnings": {"type": "array", "items": {"type": "string"}}
+            },
+            "required": ["project", "services"]
+        }),
+        READ_ONLY_REMOTE,
+        Arc::new(move |ctx| {
+            let request = DiscoverRequest {
+                service_hostname: string(&ctx.arguments, "serviceHostname"),
+                include_envs: boolean(&ctx.arguments, "includeEnvs"),
+                include_env_values: boolean(&ctx.arguments, "includeEnvValues"),
+            };
+            let result = services.session().and_then(|s| discover(&s, &request));
+            respond(
+                result,
+                Keep::Head,
+                "filter with serviceHostname or leave out includeEnvs",
+            )
+        }),
+    )
+}

@@ -1,0 +1,61 @@
+//! `zerops_env`: get, set or delete env variables of a service or the project.
+
+use std::sync::Arc;
+
+use serde_json::json;
+
+use crate::mcp::Tool;
+use crate::ops::env::{delete, get, scope, set};
+
+use super::common::{Services, boolean, follow, respond, string, strings};
+use super::output::Keep;
+use super::spec::{DESTRUCTIVE, define};
+
+pub fn tool(services: Arc<Services>) -> Tool {
+    define(
+        "zerops_env",
+        "Environment variables",
+        "Get, set or delete env variables of a service (serviceHostname) or of the whole project (project: true). \
+variables are KEY=value lines for set, bare keys for delete; set replaces existing keys. Running containers see changes only after zerops_manage restart.",
+        json!({
+            "type": "object",
+            "properties": {
+                "action": {"type": "string", "enum": ["get", "set", "delete"], "description": "What to do."},
+                "serviceHostname": {"type": "string", "description": "The service whose variables to use."},
+                "project": {"type": "boolean", "default": false, "description": "Use project-wide variables instead (wins over serviceHostname)."},
+                "variables": {"type": "array", "items": {"type": "string"}, "description": "set: [\"KEY=value\", ...]; delete: [\"KEY\", ...]."}
+            },
+            "required": ["action"],
+            "additionalProperties": false
+        }),
+        json!({
+            "type": "object",
+            "properties": {
+                "scope": {"type": "string"}, "serviceHostname": {"type": "string"},
+                "vars": {"type": "array"}, "added": {"type": "array"}, "replaced": {"type": "array"},
+                "removed": {"type": "array"}, "processes": {"type": "array"}, "nextAction": {"type": "string"}
+            },
+            "required": ["scope"]
+        }),
+        DESTRUCTIVE,
+        Arc::new(move |ctx| {
+            let args = &ctx.arguments;
+            let action = string(args, "action").unwrap_or_default();
+            let variables = strings(args, "variables");
+            let mut follow = follow(ctx, services.poll);
+            let result = scope(
+                string(args, "serviceHostname").as_deref(),
+                boolean(args, "project"),
+            )
+            .and_then(|scope| {
+                let session = services.session()?;
+                match action.as_str() {
+                    "get" => get(&session, &scope),
+                    "set" => set(&session, &scope, &variables, &mut follow),
+                    _ => delete(&session, &scope, &variables, &mut follow),
+                }
+            });
+            respond(result, Keep::Head, "")
+        }),
+    )
+}

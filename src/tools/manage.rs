@@ -1,0 +1,81 @@
+//! `zerops_manage`: start, stop, restart or scale a service.
+
+use std::sync::Arc;
+
+use serde_json::json;
+
+use crate::mcp::Tool;
+use crate::ops::manage::{Lifecycle, ScaleRequest, lifecycle, scale};
+
+use super::common::{Services, follow, number, respond, string};
+use super::output::Keep;
+use super::spec::{CHANGES_IDEMPOTENT, define};
+
+pub fn tool(services: Arc<Services>) -> Tool {
+    let int = |d: &str| json!({"type": "integer", "minimum": 1, "description": d});
+    let gb = |d: &str| json!({"type": "number", "exclusiveMinimum": 0, "description": d});
+    define(
+        "zerops_manage",
+        "Start, stop, restart or scale",
+        "Start, stop or restart a service, or scale it (cpuMode, min/max CPU cores, RAM and disk in GB, min/max containers). \
+Follows the platform process to its end. Restart after env changes so running containers see them.",
+        json!({
+            "type": "object",
+            "properties": {
+                "action": {"type": "string", "enum": ["start", "stop", "restart", "scale"], "description": "What to do."},
+                "serviceHostname": {"type": "string", "minLength": 1, "description": "The service's hostname (see zerops_discover)."},
+                "cpuMode": {"type": "string", "enum": ["SHARED", "DEDICATED"], "description": "scale: CPU mode (changeable once per hour)."},
+                "minCpu": int("scale: minimum CPU cores."),
+                "maxCpu": int("scale: maximum CPU cores."),
+                "minRam": gb("scale: minimum RAM in GB."),
+                "maxRam": gb("scale: maximum RAM in GB."),
+                "minDisk": gb("scale: minimum disk in GB."),
+                "maxDisk": gb("scale: maximum disk in GB."),
+                "minContainers": {"type": "integer", "minimum": 1, "maximum": 10, "description": "scale: minimum containers (runtimes only)."},
+                "maxContainers": {"type": "integer", "minimum": 1, "maximum": 10, "description": "scale: maximum containers (runtimes only)."},
+                "startContainers": {"type": "integer", "minimum": 1, "maximum": 10, "description": "Not supported by the API (reported, never sent)."}
+            },
+            "required": ["action", "serviceHostname"],
+            "additionalProperties": false
+        }),
+        json!({
+            "type": "object",
+            "properties": {
+                "serviceHostname": {"type": "string"}, "serviceId": {"type": "string"},
+                "process": {"type": "object"}, "message": {"type": "string"},
+                "warnings": {"type": "array", "items": {"type": "string"}}
+            },
+            "required": ["serviceHostname"]
+        }),
+        CHANGES_IDEMPOTENT,
+        Arc::new(move |ctx| {
+            let args = &ctx.arguments;
+            let hostname = string(args, "serviceHostname").unwrap_or_default();
+            let action = string(args, "action").unwrap_or_default();
+            let mut follow = follow(ctx, services.poll);
+            let result = services
+                .session()
+                .and_then(|session| match action.as_str() {
+                    "start" => lifecycle(&session, &hostname, Lifecycle::Start, &mut follow),
+                    "stop" => lifecycle(&session, &hostname, Lifecycle::Stop, &mut follow),
+                    "restart" => lifecycle(&session, &hostname, Lifecycle::Restart, &mut follow),
+                    _ => {
+                        let request = ScaleRequest {
+                            cpu_mode: string(args, "cpuMode"),
+                            min_cpu: number(args, "minCpu"),
+                            max_cpu: number(args, "maxCpu"),
+                            min_ram: number(args, "minRam"),
+                            max_ram: number(args, "maxRam"),
+                            min_disk: number(args, "minDisk"),
+                            max_disk: number(args, "maxDisk"),
+                            min_containers: number(args, "minContainers"),
+                            max_containers: number(args, "maxContainers"),
+                            start_containers: number(args, "startContainers"),
+                        };
+                        scale(&session, &hostname, &request, &mut follow)
+                    }
+                });
+            respond(result, Keep::Head, "")
+        }),
+    )
+}

@@ -1,0 +1,65 @@
+//! Small helpers to declare a tool: annotation presets and a constructor.
+
+use serde_json::Value;
+
+use crate::mcp::{Annotations, Tool, ToolHandler};
+
+/// Reads the platform, changes nothing.
+pub const READ_ONLY_REMOTE: Annotations = Annotations {
+    read_only: true,
+    destructive: false,
+    idempotent: true,
+    open_world: true,
+};
+/// Works offline on its input only.
+#[allow(dead_code)] // used by the offline tools
+pub const READ_ONLY_LOCAL: Annotations = Annotations {
+    read_only: true,
+    destructive: false,
+    idempotent: true,
+    open_world: false,
+};
+/// Changes state, repeating it leaves the same state, nothing is destroyed.
+pub const CHANGES_IDEMPOTENT: Annotations = Annotations {
+    read_only: false,
+    destructive: false,
+    idempotent: true,
+    open_world: true,
+};
+/// Changes state additively (creating things).
+#[allow(dead_code)] // used by import
+pub const CHANGES_ADDITIVE: Annotations = Annotations {
+    read_only: false,
+    destructive: false,
+    idempotent: false,
+    open_world: true,
+};
+/// May overwrite or remove things.
+pub const DESTRUCTIVE: Annotations = Annotations {
+    read_only: false,
+    destructive: true,
+    idempotent: false,
+    open_world: true,
+};
+
+/// Builds a tool definition.
+pub fn define(
+    name: &str,
+    title: &str,
+    description: &str,
+    input_schema: Value,
+    output_schema: Value,
+    annotations: Annotations,
+    handler: ToolHandler,
+) -> Tool {
+    Tool {
+        name: name.into(),
+        title: title.into(),
+        description: description.into(),
+        input_schema,
+        output_schema: Some(output_schema),
+        annotations,
+        required_client_capabilities: Vec::new(),
+        handler,
+    }
+}
