@@ -150,6 +150,14 @@ impl Node {
             .map(|(_, v)| v)
     }
 
+    /// The key node of `key` in a mapping (for findings about the key itself).
+    pub fn key_node(&self, key: &str) -> Option<&Node> {
+        self.entries()?
+            .iter()
+            .find(|(k, _)| k.as_scalar_string().as_deref() == Some(key))
+            .map(|(k, _)| k)
+    }
+
     /// A short name of the node's type for messages.
     pub fn type_name(&self) -> &'static str {
         match self.kind {

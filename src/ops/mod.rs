@@ -14,4 +14,5 @@ pub mod process;
 pub mod progress;
 pub mod scope;
 pub mod subdomain;
+pub mod validate;
 pub mod zcli;
