@@ -3,11 +3,13 @@
 //! `PlatformError`s with a code and a suggestion.
 
 pub mod delete;
+pub mod deploy;
 pub mod discover;
 pub mod env;
 pub mod events;
 pub mod follow;
 pub mod helpers;
+pub mod import;
 pub mod logs;
 pub mod manage;
 pub mod process;

@@ -129,6 +129,17 @@ fn signal_group(_group: u32, _signal: Signal) {}
 
 /// Runs the child to completion (or until timeout or cancellation) and returns how it ended.
 pub fn run(invocation: &Invocation, cancel: &CancelToken) -> Result<Outcome, RunError> {
+    run_with_ticks(invocation, cancel, Duration::from_secs(3600), &mut |_| {})
+}
+
+/// Like [`run`], calling `on_tick` with the elapsed time about every `every` while the
+/// child runs (for progress reports).
+pub fn run_with_ticks(
+    invocation: &Invocation,
+    cancel: &CancelToken,
+    every: Duration,
+    on_tick: &mut dyn FnMut(Duration),
+) -> Result<Outcome, RunError> {
     let started = Instant::now();
     let mut command = Command::new(&invocation.program);
     command
@@ -170,6 +181,7 @@ pub fn run(invocation: &Invocation, cancel: &CancelToken) -> Result<Outcome, Run
     .collect();
 
     let deadline = started + invocation.timeout;
+    let mut next_tick = started + every;
     let mut timed_out = false;
     let mut cancelled = false;
     let status = loop {
@@ -180,6 +192,10 @@ pub fn run(invocation: &Invocation, cancel: &CancelToken) -> Result<Outcome, Run
                 crate::warn!("zcli", "cannot wait for the child: {err}");
                 break None;
             }
+        }
+        if Instant::now() >= next_tick {
+            on_tick(started.elapsed());
+            next_tick += every;
         }
         if Instant::now() >= deadline {
             timed_out = true;

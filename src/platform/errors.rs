@@ -37,13 +37,17 @@ pub enum ErrorCode {
     InvalidUsage,
     SubdomainAlreadyEnabled,
     SubdomainAlreadyDisabled,
+    /// `zcli` is not installed where zcp can find it.
+    ZcliNotFound,
+    /// A deploy ran but did not end with an active version.
+    DeployFailed,
     /// Anything unexpected; still reported as JSON with a code.
     Unknown,
 }
 
 impl ErrorCode {
     /// All codes, for tests and documentation.
-    pub const ALL: [ErrorCode; 30] = [
+    pub const ALL: [ErrorCode; 32] = [
         ErrorCode::AuthRequired,
         ErrorCode::AuthInvalidToken,
         ErrorCode::AuthTokenExpired,
@@ -73,6 +77,8 @@ impl ErrorCode {
         ErrorCode::InvalidUsage,
         ErrorCode::SubdomainAlreadyEnabled,
         ErrorCode::SubdomainAlreadyDisabled,
+        ErrorCode::ZcliNotFound,
+        ErrorCode::DeployFailed,
         ErrorCode::Unknown,
     ];
 
@@ -108,6 +114,8 @@ impl ErrorCode {
             ErrorCode::InvalidUsage => "INVALID_USAGE",
             ErrorCode::SubdomainAlreadyEnabled => "SUBDOMAIN_ALREADY_ENABLED",
             ErrorCode::SubdomainAlreadyDisabled => "SUBDOMAIN_ALREADY_DISABLED",
+            ErrorCode::ZcliNotFound => "ZCLI_NOT_FOUND",
+            ErrorCode::DeployFailed => "DEPLOY_FAILED",
             ErrorCode::Unknown => "UNKNOWN",
         }
     }
@@ -193,6 +201,12 @@ impl ErrorCode {
             }
             ErrorCode::SubdomainAlreadyDisabled => {
                 "Nothing to do: the subdomain is already disabled."
+            }
+            ErrorCode::ZcliNotFound => {
+                "Install zcli: `npm i -g @zerops/zcli`, or `curl -L https://zerops.io/zcli/install.sh | sh` (Linux/macOS), or `irm https://zerops.io/zcli/install.ps1 | iex` (Windows); then retry."
+            }
+            ErrorCode::DeployFailed => {
+                "Read buildLog and outputTail, fix zerops.yml or the code, then deploy again."
             }
             ErrorCode::Unknown => "Retry; if it persists, report it with the error text.",
         }
@@ -437,7 +451,7 @@ mod tests {
             );
             assert!(!code.default_suggestion().is_empty());
         }
-        assert_eq!(seen.len(), 30);
+        assert_eq!(seen.len(), 32);
     }
 
     /// One case per row of the mapping table.

@@ -3,9 +3,11 @@
 
 pub mod common;
 mod delete;
+mod deploy;
 mod discover;
 mod env;
 mod events;
+mod import;
 pub mod instructions;
 mod logs;
 mod manage;
@@ -13,6 +15,7 @@ pub mod output;
 mod process;
 mod spec;
 mod subdomain;
+mod validate;
 
 use std::sync::Arc;
 
@@ -28,6 +31,9 @@ pub fn all(services: &Arc<Services>) -> Vec<Tool> {
         manage::tool(services.clone()),
         env::tool(services.clone()),
         logs::tool(services.clone()),
+        deploy::tool(services.clone()),
+        import::tool(services.clone()),
+        validate::tool(),
         process::tool(services.clone()),
         delete::tool(services.clone()),
         subdomain::tool(services.clone()),

@@ -12,7 +12,6 @@ pub const READ_ONLY_REMOTE: Annotations = Annotations {
     open_world: true,
 };
 /// Works offline on its input only.
-#[allow(dead_code)] // used by the offline tools
 pub const READ_ONLY_LOCAL: Annotations = Annotations {
     read_only: true,
     destructive: false,
@@ -27,7 +26,6 @@ pub const CHANGES_IDEMPOTENT: Annotations = Annotations {
     open_world: true,
 };
 /// Changes state additively (creating things).
-#[allow(dead_code)] // used by import
 pub const CHANGES_ADDITIVE: Annotations = Annotations {
     read_only: false,
     destructive: false,

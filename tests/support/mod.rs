@@ -214,6 +214,14 @@ pub fn text_lines(stdout: &[u8]) -> Vec<String> {
 
 /// The ordering key of an output line: responses by id, progress by token, logs together.
 pub fn order_key(line: &Value) -> String {
+    if let Some(items) = line.as_array() {
+        // Batches answer independently of each other: key them by their ids.
+        let ids: Vec<String> = items
+            .iter()
+            .map(|i| i.get("id").map(Value::to_string).unwrap_or_default())
+            .collect();
+        return format!("batch:{}", ids.join(","));
+    }
     if let Some(id) = line.get("id") {
         return format!("id:{id}");
     }

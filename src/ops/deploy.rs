@@ -1,0 +1,648 @@
+//! `zerops_deploy`: build and deploy a local directory with `zcli push`, then follow the
+//! resulting app version until it is active or failed.
+//!
+//! Preflight before anything runs: the directory, its zerops.yml/zerops.yaml, the setup
+//! (a setup named like the service always wins, as in zcli), and an offline validation.
+//! zcli gets every id it needs (it would prompt and hang otherwise), zcp's own token in
+//! `ZEROPS_TOKEN` (so the user's zcli login is neither needed nor touched) and a private
+//! region file, a clean environment and stdin closed. zcli returning is not a finished
+//! deploy, so the app version is followed afterwards. Knows nothing of MCP.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::auth::Session;
+use crate::platform::{AppVersionEvent, ErrorCode, LogFetchParams, PlatformError, ServiceStack};
+use crate::sim::SimHandle;
+
+use super::follow::Follow;
+use super::helpers::resolve_service;
+use super::progress::Next;
+use super::scope;
+use super::validate::{self, FileKind};
+use super::zcli::{self, Invocation};
+
+/// The default (and largest) time a deploy may take.
+pub const MAX_DEPLOY: Duration = Duration::from_secs(15 * 60);
+/// How much of zcli's output the result shows.
+const RESULT_TAIL_BYTES: usize = 4 * 1024;
+
+/// App-version statuses that mean the pipeline is still working.
+pub fn build_in_progress(status: &str) -> bool {
+    matches!(
+        status,
+        "UPLOADING"
+            | "WAITING_TO_BUILD"
+            | "BUILDING"
+            | "PREPARING_RUNTIME"
+            | "WAITING_TO_DEPLOY"
+            | "DEPLOYING"
+    )
+}
+
+/// What to deploy.
+#[derive(Debug, Clone, Default)]
+pub struct DeployRequest {
+    pub working_dir: String,
+    pub service_hostname: Option<String>,
+    pub service_id: Option<String>,
+    pub setup: Option<String>,
+    pub timeout: Option<Duration>,
+}
+
+/// How the code gets to the platform.
+pub enum Pusher<'a> {
+    /// The real `zcli` found on this machine (`path_var` and `home` locate it).
+    Zcli {
+        path_var: Option<String>,
+        home: Option<PathBuf>,
+    },
+    /// The demo simulator's in-process build.
+    Simulator(&'a SimHandle),
+}
+
+/// What preflight established.
+struct Plan {
+    dir: PathBuf,
+    yaml_file: PathBuf,
+    service: ServiceStack,
+    setup: String,
+    warnings: Vec<String>,
+}
+
+fn preflight(session: &Session, request: &DeployRequest) -> Result<Plan, PlatformError> {
+    let dir = PathBuf::from(request.working_dir.trim());
+    if request.working_dir.trim().is_empty() {
+        return Err(
+            PlatformError::new(ErrorCode::InvalidParameter, "workingDir is required")
+                .with_suggestion(
+                    "Pass the absolute path of the directory that holds the code and zerops.yml.",
+                ),
+        );
+    }
+    if !dir.is_dir() {
+        return Err(PlatformError::new(ErrorCode::FileNotFound, format!("{} is not a directory", dir.display()))
+            .with_suggestion("Pass an absolute path to an existing directory (relative paths are resolved against the MCP server's working directory)."));
+    }
+    let dir = dir.canonicalize().unwrap_or(dir);
+    let yaml_file = ["zerops.yaml", "zerops.yml"].iter().map(|n| dir.join(n)).find(|p| p.is_file()).ok_or_else(|| {
+        PlatformError::new(ErrorCode::ZeropsYmlNotFound, format!("No zerops.yml or zerops.yaml in {}", dir.display()))
+            .with_suggestion("Create zerops.yml there with a setup named after the service (zerops_knowledge has one per runtime), validate it with zerops_validate, then deploy.")
+    })?;
+    let text = std::fs::read_to_string(&yaml_file).map_err(|e| {
+        PlatformError::new(
+            ErrorCode::FileNotFound,
+            format!("Cannot read {}: {e}", yaml_file.display()),
+        )
+    })?;
+    let report = validate::validate(&text, Some(FileKind::ZeropsYml), yaml_file.to_str());
+    if let Some(first) = report.errors.first() {
+        let mut err = PlatformError::new(
+            ErrorCode::InvalidZeropsYml,
+            format!(
+                "{} has {} error(s); first: line {}: {}",
+                yaml_file.display(),
+                report.errors.len(),
+                first.line,
+                first.message
+            ),
+        )
+        .with_suggestion(first.suggestion.clone());
+        err.api_meta = serde_json::to_value(&report.errors).ok();
+        return Err(err);
+    }
+    let setups = validate::setup_names(&text)
+        .map_err(|f| PlatformError::new(ErrorCode::InvalidZeropsYml, f.message))?;
+    let service = match (&request.service_hostname, &request.service_id) {
+        (Some(hostname), _) => resolve_service(session, hostname)?,
+        (None, Some(id)) => {
+            let service = session.client.get_service(id)?;
+            if service.project_id != session.info.project_id {
+                return Err(PlatformError::new(
+                    ErrorCode::ServiceNotFound,
+                    format!("Service {id} is not in this project"),
+                ));
+            }
+            service
+        }
+        (None, None) => {
+            return Err(PlatformError::new(
+                ErrorCode::ServiceRequired,
+                "Say which service to deploy to",
+            )
+            .with_suggestion("Pass serviceHostname (see zerops_discover) or serviceId."));
+        }
+    };
+    let mut warnings = Vec::new();
+    let setup = if setups.contains(&service.name) {
+        if let Some(asked) = request.setup.as_ref().filter(|s| **s != service.name) {
+            warnings.push(format!("zcli always uses the setup named like the service ('{}'), so setup '{asked}' is not used.", service.name));
+        }
+        service.name.clone()
+    } else if let Some(asked) = &request.setup {
+        if !setups.contains(asked) {
+            return Err(PlatformError::new(
+                ErrorCode::InvalidZeropsYml,
+                format!("{} has no setup '{asked}'", yaml_file.display()),
+            )
+            .with_suggestion(format!("Setups in the file: {}.", setups.join(", "))));
+        }
+        asked.clone()
+    } else {
+        return Err(PlatformError::new(
+            ErrorCode::InvalidZeropsYml,
+            format!(
+                "{} has no setup named '{}'",
+                yaml_file.display(),
+                service.name
+            ),
+        )
+        .with_suggestion(format!(
+            "Pass setup (one of: {}), or name a setup after the service hostname.",
+            setups.join(", ")
+        )));
+    };
+    for finding in &report.warnings {
+        warnings.push(format!(
+            "zerops.yml line {}: {}",
+            finding.line, finding.message
+        ));
+    }
+    Ok(Plan {
+        dir,
+        yaml_file,
+        service,
+        setup,
+        warnings,
+    })
+}
+
+fn service_versions(
+    session: &Session,
+    service_id: &str,
+) -> Result<Vec<AppVersionEvent>, PlatformError> {
+    let versions = session
+        .client
+        .search_app_versions(&session.info.project_id, 20)?;
+    // API-BUG-WORKAROUND: remove when search endpoints are project-scoped
+    let versions = scope::only_project(versions, &session.info.project_id);
+    Ok(versions
+        .into_iter()
+        .filter(|v| v.service_id == service_id)
+        .collect())
+}
+
+/// The region file zcli reads its API host from (no token: that goes in the environment).
+fn region_file(api_host: &str) -> Option<tempfile_like::TempFile> {
+    let host = api_host
+        .trim()
+        .trim_start_matches("https://")
+        .trim_end_matches('/');
+    if host.starts_with("http://") {
+        return None;
+    }
+    let body = json!({
+        "Token": "",
+        "RegionData": {"name": "zcp", "isDefault": true, "address": host, "guiAddress": null},
+        "ScopeProjectId": null,
+        "ProjectVpnKeyRegistry": null,
+    });
+    tempfile_like::TempFile::create("zcp-zcli-region", &body.to_string())
+}
+
+mod tempfile_like {
+    //! A private temporary file removed on drop (created 0600 on Unix).
+    use std::path::PathBuf;
+
+    pub struct TempFile {
+        pub path: PathBuf,
+    }
+
+    impl TempFile {
+        pub fn create(prefix: &str, text: &str) -> Option<TempFile> {
+            let name = format!(
+                "{prefix}-{}-{}.data",
+                std::process::id(),
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos())
+            );
+            let path = std::env::temp_dir().join(name);
+            let mut options = std::fs::OpenOptions::new();
+            options.write(true).create_new(true);
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::OpenOptionsExt;
+                options.mode(0o600);
+            }
+            let mut file = options.open(&path).ok()?;
+            std::io::Write::write_all(&mut file, text.as_bytes()).ok()?;
+            Some(TempFile { path })
+        }
+    }
+
+    impl Drop for TempFile {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// What the push step produced.
+struct PushOutcome {
+    exit_code: Option<i32>,
+    timed_out: bool,
+    cancelled: bool,
+    output_tail: String,
+}
+
+fn push_with_zcli(
+    session: &Session,
+    plan: &Plan,
+    path_var: Option<&str>,
+    home: Option<&Path>,
+    timeout: Duration,
+    follow: &mut Follow<'_>,
+) -> Result<PushOutcome, PlatformError> {
+    let program = zcli::find_zcli(path_var, home).ok_or_else(|| {
+        PlatformError::new(ErrorCode::ZcliNotFound, "zcli is not installed (not on PATH, nor in the usual npm, nvm, Homebrew or ~/.local/bin locations)")
+    })?;
+    let mut args = vec![
+        "push".to_owned(),
+        "--service-id".into(),
+        plan.service.id.clone(),
+        "--project-id".into(),
+        session.info.project_id.clone(),
+        "--working-dir".into(),
+        plan.dir.display().to_string(),
+        "--setup".into(),
+        plan.setup.clone(),
+    ];
+    if !plan.dir.join(".git").exists() {
+        // Not a git work tree: upload the directory as it is.
+        args.push("--no-git".into());
+    }
+    let region = region_file(&session.info.api_host);
+    let region_path = region.as_ref().map(|r| r.path.display().to_string());
+    let mut overrides: Vec<(&str, &str)> = vec![
+        ("ZEROPS_TOKEN", session.info.token.as_str()),
+        ("ZEROPS_CLI_TERMINAL_MODE", "disabled"),
+    ];
+    if let Some(path) = &region_path {
+        overrides.push(("ZEROPS_CLI_DATA_FILE_PATH", path));
+    }
+    let cwd = std::env::temp_dir();
+    let invocation = Invocation {
+        program,
+        args,
+        env: zcli::child_env(std::env::vars(), &overrides),
+        cwd,
+        timeout,
+    };
+    let cancel = follow.cancel.clone();
+    let mut progress = follow.progress.take();
+    let mut last = 0.0;
+    let outcome = zcli::run_with_ticks(
+        &invocation,
+        &cancel,
+        follow.config.fast_interval.max(Duration::from_secs(1)),
+        &mut |elapsed| {
+            if let Some(report) = progress.as_mut() {
+                let value = (elapsed.as_secs_f64() / timeout.as_secs_f64().max(1.0) * 100.0)
+                    .min(99.0)
+                    .max(last + 0.001);
+                last = value;
+                report(
+                    value,
+                    100.0,
+                    &format!("zcli push running ({}s)", elapsed.as_secs()),
+                );
+            }
+        },
+    );
+    follow.progress = progress;
+    let outcome =
+        outcome.map_err(|e| PlatformError::new(ErrorCode::ZcliNotFound, e.to_string()))?;
+    let output_tail = crate::platform::http::scrub(&outcome.output_tail, &session.info.token);
+    Ok(PushOutcome {
+        exit_code: outcome.exit_code,
+        timed_out: outcome.timed_out,
+        cancelled: outcome.cancelled,
+        output_tail,
+    })
+}
+
+fn push_with_simulator(sim: &SimHandle, plan: &Plan) -> PushOutcome {
+    let failure = plan
+        .dir
+        .join(".zcp-demo-fail-build")
+        .exists()
+        .then(|| "buildCommands failed: exit status 1".to_owned());
+    match sim.push(&plan.service.id, failure) {
+        Ok(id) => PushOutcome {
+            exit_code: Some(0),
+            timed_out: false,
+            cancelled: false,
+            output_tail: format!(
+                "demo: packaged {} for setup {}\ndemo: app version {id} created, build started\n",
+                plan.dir.display(),
+                plan.setup
+            ),
+        },
+        Err(message) => PushOutcome {
+            exit_code: Some(1),
+            timed_out: false,
+            cancelled: false,
+            output_tail: message,
+        },
+    }
+}
+
+/// A known failure in zcli's output, explained.
+fn explain(output: &str) -> Option<&'static str> {
+    let rules: [(&str, &'static str); 8] = [
+        (
+            "unauthenticated user",
+            "zcli has no login: zcp passes its own token as ZEROPS_TOKEN, which needs zcli 1.0.51 or newer; update zcli (`npm i -g @zerops/zcli`) or run `zcli login <token>`.",
+        ),
+        (
+            "Cannot find corresponding setup",
+            "The setup was not found in zerops.yml; name a setup after the service hostname or pass setup.",
+        ),
+        (
+            "File zerops.yml not found",
+            "zerops.yml (or zerops.yaml) must be in workingDir.",
+        ),
+        (
+            "not initialized via git",
+            "workingDir has no git repository; zcp passes --no-git only when there is no .git directory.",
+        ),
+        (
+            "at least one git commit",
+            "The git repository has no commit: commit once (git add -A && git commit -m init) or remove the empty .git directory.",
+        ),
+        (
+            "git is not installed",
+            "Install git, or deploy a directory without a .git folder.",
+        ),
+        (
+            "Package upload failed",
+            "The upload failed; check the network and retry.",
+        ),
+        (
+            "Invalid service ID",
+            "The service id was refused; check it with zerops_discover.",
+        ),
+    ];
+    rules
+        .iter()
+        .find(|(needle, _)| output.contains(needle))
+        .map(|(_, hint)| *hint)
+}
+
+fn tail(text: &str) -> String {
+    if text.len() <= RESULT_TAIL_BYTES {
+        return text.to_owned();
+    }
+    let mut cut = text.len() - RESULT_TAIL_BYTES;
+    while !text.is_char_boundary(cut) {
+        cut += 1;
+    }
+    format!("[... earlier output cut]\n{}", &text[cut..])
+}
+
+fn build_log(session: &Session, version: &AppVersionEvent) -> Vec<String> {
+    let Some(build_service) = version.build.as_ref().and_then(|b| b.service_id.clone()) else {
+        return Vec::new();
+    };
+    let Ok(access) = session.client.get_project_log(&session.info.project_id) else {
+        return Vec::new();
+    };
+    let params = LogFetchParams {
+        service_id: Some(build_service),
+        limit: 40,
+        tags: Some(format!("zbuilder@{}", version.id)),
+        ..LogFetchParams::default()
+    };
+    let mut lines: Vec<String> = session
+        .logs
+        .fetch_logs(&access, &params)
+        .map(|entries| entries.into_iter().map(|e| e.message).collect())
+        .unwrap_or_default();
+    lines.reverse();
+    lines
+}
+
+/// Runs the deploy.
+pub fn deploy(
+    session: &Session,
+    request: &DeployRequest,
+    pusher: &Pusher<'_>,
+    follow: &mut Follow<'_>,
+) -> Result<Value, PlatformError> {
+    let timeout = request.timeout.unwrap_or(MAX_DEPLOY).min(MAX_DEPLOY);
+    let plan = preflight(session, request)?;
+    let before: Vec<String> = service_versions(session, &plan.service.id)?
+        .into_iter()
+        .map(|v| v.id)
+        .collect();
+    let started = std::time::Instant::now();
+    let pushed = match pusher {
+        Pusher::Zcli { path_var, home } => push_with_zcli(
+            session,
+            &plan,
+            path_var.as_deref(),
+            home.as_deref(),
+            timeout,
+            follow,
+        )?,
+        Pusher::Simulator(sim) => push_with_simulator(sim, &plan),
+    };
+    let base = |status: &str| {
+        json!({
+            "status": status,
+            "serviceHostname": plan.service.name,
+            "serviceId": plan.service.id,
+            "setup": plan.setup,
+            "zeropsYml": plan.yaml_file.display().to_string(),
+            "exitCode": pushed.exit_code,
+            "outputTail": tail(&pushed.output_tail),
+            "warnings": plan.warnings,
+        })
+    };
+    if pushed.cancelled {
+        return Err(failure(
+            base("CANCELED"),
+            "The deploy was cancelled; zcli was stopped",
+            "Nothing was changed if the upload had not finished; check zerops_events.",
+        ));
+    }
+    if pushed.timed_out {
+        return Err(failure(
+            base("TIMED_OUT"),
+            &format!(
+                "zcli did not finish within {} s and was stopped",
+                timeout.as_secs()
+            ),
+            "Check zerops_events for the build; raise timeoutSeconds (max 900) for slow builds.",
+        ));
+    }
+    // zcli returning is not a finished deploy: find and follow the new app version. A
+    // pause first keeps the last progress report a full interval before the answer.
+    let remaining = timeout.saturating_sub(started.elapsed());
+    let mut config = follow.config;
+    config.max_wait = remaining.max(config.fast_interval);
+    config.untracked_budget = config.untracked_budget.min(remaining);
+    let mut paced = Follow::new(config, follow.cancel, follow.progress.take());
+    if paced
+        .cancel
+        .wait_timeout(config.fast_interval.min(Duration::from_secs(2)))
+    {
+        return Err(failure(
+            base("CANCELED"),
+            "Cancelled while waiting for the build",
+            "Check zerops_events.",
+        ));
+    }
+    let mut poller = paced.poller();
+    let mut version: Option<AppVersionEvent> = None;
+    let mut polls_without_version = 0;
+    let ending = loop {
+        let fresh = service_versions(session, &plan.service.id)?
+            .into_iter()
+            .find(|v| !before.contains(&v.id));
+        if let Some(v) = fresh {
+            let failed = v
+                .build
+                .as_ref()
+                .is_some_and(|b| b.pipeline_failed.is_some());
+            let done = !build_in_progress(&v.status) || failed;
+            version = Some(v);
+            if done {
+                break None;
+            }
+        } else {
+            polls_without_version += 1;
+            if pushed.exit_code != Some(0) && polls_without_version >= 2 {
+                break None;
+            }
+        }
+        let status = version
+            .as_ref()
+            .map_or("waiting for the app version".to_owned(), |v| {
+                format!("build {}", v.status)
+            });
+        match poller.wait_next(&status) {
+            Next::Poll => continue,
+            Next::OutOfTime => break Some("STILL_RUNNING"),
+            Next::Cancelled => break Some("CANCELED"),
+        }
+    };
+    follow.progress = paced.progress.take();
+    let Some(version) = version else {
+        let hint = explain(&pushed.output_tail)
+            .unwrap_or("zcli failed before a build started; read outputTail.");
+        return Err(failure(
+            base("PUSH_FAILED"),
+            &format!(
+                "zcli push failed (exit code {}) and no build started",
+                pushed.exit_code.map_or("none".into(), |c| c.to_string())
+            ),
+            hint,
+        ));
+    };
+    let mut result = base(&version.status);
+    result["appVersionId"] = json!(version.id);
+    if let Some(state) = ending {
+        result["status"] = json!(if state == "CANCELED" {
+            "CANCELED"
+        } else {
+            "BUILDING"
+        });
+        result["stillRunning"] = json!(true);
+        result["hint"] = json!(format!(
+            "The build continues: follow it with zerops_events (serviceHostname {}) and read its log with zerops_logs buildId {}.",
+            plan.service.name, version.id
+        ));
+        return Ok(result);
+    }
+    let pipeline_failed = version
+        .build
+        .as_ref()
+        .is_some_and(|b| b.pipeline_failed.is_some());
+    if matches!(version.status.as_str(), "ACTIVE" | "BACKUP") && !pipeline_failed {
+        result["status"] = json!("DEPLOYED");
+        result["appVersionStatus"] = json!(version.status);
+        result["nextAction"] = json!(format!(
+            "Check zerops_logs for {}; if it needs a public URL, call zerops_subdomain enable.",
+            plan.service.name
+        ));
+        return Ok(result);
+    }
+    result["buildLog"] = json!(build_log(session, &version));
+    let (what, hint) = match version.status.as_str() {
+        "BUILD_FAILED" | "BUILD_VALIDATION_FAILED" => (
+            "The build failed",
+            "Read buildLog: a build command failed (missing dependency, wrong base, wrong script). Fix zerops.yml or the code and deploy again.",
+        ),
+        "PREPARING_RUNTIME_FAILED" => (
+            "Preparing the runtime failed",
+            "run.prepareCommands failed (missing sudo, wrong package name, or reading /var/www too early).",
+        ),
+        "DEPLOY_FAILED" => (
+            "The new version did not start",
+            "Check start, the port and 0.0.0.0 binding, deployFiles, and the readiness check; read zerops_logs.",
+        ),
+        _ => (
+            "The deploy did not finish",
+            "Read buildLog and zerops_events.",
+        ),
+    };
+    Err(failure(
+        result,
+        &format!("{what} ({})", version.status),
+        hint,
+    ))
+}
+
+fn failure(details: Value, message: &str, suggestion: &str) -> PlatformError {
+    let mut err = PlatformError::new(ErrorCode::DeployFailed, message).with_suggestion(suggestion);
+    err.api_meta = Some(details);
+    err
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_failures_are_explained() {
+        assert!(
+            explain("time=... msg=\"unauthenticated user, login before proceeding\"")
+                .unwrap()
+                .contains("zcli login")
+        );
+        assert!(explain("at least one git commit must exist").is_some());
+        assert!(explain("all good").is_none());
+    }
+
+    #[test]
+    fn tails_are_cut_on_char_boundaries() {
+        let long = "é".repeat(5000);
+        let cut = tail(&long);
+        assert!(cut.starts_with("[... earlier output cut]"));
+        assert!(cut.len() <= RESULT_TAIL_BYTES + 40);
+    }
+
+    #[test]
+    fn build_statuses() {
+        assert!(build_in_progress("BUILDING") && build_in_progress("DEPLOYING"));
+        assert!(
+            !build_in_progress("ACTIVE")
+                && !build_in_progress("BUILD_FAILED")
+                && !build_in_progress("SOMETHING_NEW")
+        );
+    }
+}

@@ -1,0 +1,317 @@
+//! `zerops_validate` input handling and `zerops_import`: YAML from inline content or a
+//! file, always validated first; a `project:` section is refused (zcp works inside one
+//! existing project); a dry run never calls the API; a real import waits out hostnames
+//! still being deleted, then reports every created service, every per-service error the
+//! API returns (partial failures must not look like success) and follows all processes.
+//! Knows nothing of MCP.
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::auth::Session;
+use crate::platform::{ErrorCode, PlatformError, Process};
+
+use super::follow::{Follow, follow_processes};
+use super::helpers::{followed_json, project_services};
+use super::progress::Ending;
+use super::validate::{self, FileKind, Finding, Report};
+
+/// The most a file read for validation or import may be.
+const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Reads YAML given either inline or as a path (exactly one of them).
+pub fn read_source(
+    content: Option<&str>,
+    file_path: Option<&str>,
+) -> Result<(String, Option<String>), PlatformError> {
+    match (
+        content.filter(|c| !c.trim().is_empty()),
+        file_path.filter(|p| !p.trim().is_empty()),
+    ) {
+        (Some(_), Some(_)) => Err(PlatformError::new(
+            ErrorCode::InvalidParameter,
+            "Give either content or filePath, not both",
+        )
+        .with_suggestion("Pass the YAML inline as content, or the path of the file as filePath.")),
+        (None, None) => Err(PlatformError::new(
+            ErrorCode::InvalidParameter,
+            "Give content (the YAML) or filePath",
+        )
+        .with_suggestion("Pass the YAML inline as content, or the path of the file as filePath.")),
+        (Some(text), None) => Ok((text.to_owned(), None)),
+        (None, Some(path)) => {
+            let path = path.trim();
+            let resolved = Path::new(path);
+            let metadata = std::fs::metadata(resolved).map_err(|err| {
+                let cwd = std::env::current_dir().map(|d| d.display().to_string()).unwrap_or_default();
+                PlatformError::new(ErrorCode::FileNotFound, format!("Cannot read {path}: {err}")).with_suggestion(format!(
+                    "Relative paths are resolved against the MCP server's working directory ({cwd}); pass an absolute path, or the YAML itself as content."
+                ))
+            })?;
+            if metadata.len() > MAX_FILE_BYTES {
+                return Err(PlatformError::new(
+                    ErrorCode::InvalidParameter,
+                    format!("{path} is larger than 4 MB"),
+                ));
+            }
+            let text = std::fs::read_to_string(resolved).map_err(|err| {
+                PlatformError::new(
+                    ErrorCode::FileNotFound,
+                    format!("Cannot read {path}: {err}"),
+                )
+            })?;
+            Ok((text, Some(path.to_owned())))
+        }
+    }
+}
+
+/// The validation report as JSON, with the file it came from.
+pub fn report_json(report: &Report, file: Option<&str>) -> Value {
+    let mut value = serde_json::to_value(report).unwrap_or(Value::Null);
+    value["file"] = json!(file.unwrap_or(""));
+    if let Some(map) = value.as_object_mut() {
+        map.remove("hasProject");
+    }
+    value
+}
+
+fn code_for(first: &Finding) -> ErrorCode {
+    match first.rule {
+        "I6" | "I7" | "I8" => ErrorCode::InvalidHostname,
+        "I9" => ErrorCode::UnknownType,
+        _ => ErrorCode::InvalidImportYml,
+    }
+}
+
+fn findings_json(findings: &[Finding]) -> Value {
+    serde_json::to_value(findings).unwrap_or(Value::Null)
+}
+
+/// Validates an import and refuses what zerops_import must not send.
+fn checked(content: &str, file: Option<&str>) -> Result<Report, PlatformError> {
+    let report = validate::validate(content, Some(FileKind::ImportYml), file);
+    if report.has_project {
+        return Err(PlatformError::new(
+            ErrorCode::ImportHasProject,
+            "The import YAML has a project: section; zcp adds services to the project it works on and cannot create projects",
+        )
+        .with_suggestion(
+            "Delete the project: block and import again. If it had envVariables, set them first with zerops_env (project: true, variables: [\"KEY=value\"]).",
+        ));
+    }
+    if let Some(first) = report.errors.first() {
+        let mut err = PlatformError::new(
+            code_for(first),
+            format!(
+                "The import YAML has {} error(s); first: line {}: {}",
+                report.errors.len(),
+                first.line,
+                first.message
+            ),
+        )
+        .with_suggestion(first.suggestion.clone());
+        err.api_meta = Some(findings_json(&report.errors));
+        return Err(err);
+    }
+    Ok(report)
+}
+
+/// A dry run: validation only, never the API.
+pub fn dry_run(content: &str, file: Option<&str>) -> Result<Value, PlatformError> {
+    let report = checked(content, file)?;
+    let services = validate::import_services(content).unwrap_or_default();
+    Ok(json!({
+        "dryRun": true,
+        "valid": true,
+        "services": services,
+        "warnings": findings_json(&report.warnings),
+        "hint": "Nothing was created. Call again without dryRun to import.",
+    }))
+}
+
+/// How long to wait for hostnames that are still being deleted.
+pub struct DeletionWait {
+    pub interval: Duration,
+    pub limit: Duration,
+}
+
+impl Default for DeletionWait {
+    fn default() -> DeletionWait {
+        DeletionWait {
+            interval: Duration::from_secs(3),
+            limit: Duration::from_secs(300),
+        }
+    }
+}
+
+fn wait_for_deletions(
+    session: &Session,
+    hostnames: &[String],
+    wait: &DeletionWait,
+    follow: &mut Follow<'_>,
+) -> Result<(), PlatformError> {
+    let started = std::time::Instant::now();
+    loop {
+        let deleting: Vec<String> = project_services(session)?
+            .into_iter()
+            .filter(|s| hostnames.contains(&s.name) && s.status == "DELETING")
+            .map(|s| s.name)
+            .collect();
+        if deleting.is_empty() {
+            return Ok(());
+        }
+        if started.elapsed() >= wait.limit {
+            return Err(PlatformError::new(
+                ErrorCode::ApiTimeout,
+                format!(
+                    "{} still being deleted after {} s",
+                    deleting.join(", "),
+                    wait.limit.as_secs()
+                ),
+            )
+            .with_suggestion("Retry the import in a minute, or use other hostnames."));
+        }
+        let message = format!("waiting for {} to finish deleting", deleting.join(", "));
+        if let Some(report) = follow.progress.as_mut() {
+            let elapsed = started.elapsed().as_secs_f64();
+            report(elapsed.max(0.001), wait.limit.as_secs_f64(), &message);
+        }
+        if follow.cancel.wait_timeout(wait.interval) {
+            return Err(PlatformError::new(
+                ErrorCode::ApiError,
+                "Cancelled while waiting for deletions",
+            ));
+        }
+    }
+}
+
+/// Imports the services and follows their processes.
+pub fn import(
+    session: &Session,
+    content: &str,
+    file: Option<&str>,
+    wait: &DeletionWait,
+    follow: &mut Follow<'_>,
+) -> Result<Value, PlatformError> {
+    let report = checked(content, file)?;
+    let wanted: Vec<String> = validate::import_services(content)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|s| s.hostname)
+        .collect();
+    wait_for_deletions(session, &wanted, wait, follow)?;
+    let result = session
+        .client
+        .import_services(&session.info.project_id, content)?;
+    let mut services = Vec::new();
+    let mut processes: Vec<Process> = Vec::new();
+    let mut failed = 0;
+    for stack in &result.service_stacks {
+        match &stack.error {
+            Some(error) => {
+                failed += 1;
+                services.push(json!({
+                    "hostname": stack.name, "status": "failed",
+                    "error": { "code": error.code, "message": error.message, "meta": error.meta },
+                }));
+            }
+            None => {
+                services.push(
+                    json!({ "hostname": stack.name, "serviceId": stack.id, "status": "created" }),
+                );
+                processes.extend(stack.processes.iter().cloned());
+            }
+        }
+    }
+    if failed > 0 && failed == result.service_stacks.len() {
+        let mut err = PlatformError::new(ErrorCode::ApiError, format!("No service was created: all {failed} failed"))
+            .with_suggestion("Read serviceErrors (apiMeta): a hostname may be taken (add override: true or pick another) or a value refused.");
+        err.api_meta = Some(json!(services));
+        return Err(err);
+    }
+    let done = follow_processes(session.client.as_ref(), processes, follow)?;
+    let finished_ok = done
+        .iter()
+        .filter(|(p, e)| *e == Ending::Finished && p.status == "FINISHED")
+        .count();
+    let process_failed = done.iter().filter(|(p, _)| p.status == "FAILED").count();
+    let running = done.iter().filter(|(_, e)| *e != Ending::Finished).count();
+    let summary = if failed == 0 && process_failed == 0 && running == 0 {
+        format!(
+            "All {} services created; all {} processes finished",
+            services.len(),
+            done.len()
+        )
+    } else {
+        format!(
+            "{} of {} services created ({failed} refused); processes: {finished_ok} finished, {process_failed} failed, {running} still running",
+            services.len() - failed,
+            services.len()
+        )
+    };
+    Ok(json!({
+        "projectId": result.project_id,
+        "projectName": result.project_name,
+        "services": services,
+        "processes": done.iter().map(|(p, e)| followed_json(p, *e)).collect::<Vec<_>>(),
+        "summary": summary,
+        "warnings": findings_json(&report.warnings),
+        "nextAction": "Runtimes without buildFromGit wait for code: write zerops.yml and call zerops_deploy; then zerops_subdomain enable for a public URL.",
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exactly_one_source() {
+        assert_eq!(
+            read_source(Some("a: 1"), Some("x.yml")).unwrap_err().code,
+            ErrorCode::InvalidParameter
+        );
+        assert_eq!(
+            read_source(None, None).unwrap_err().code,
+            ErrorCode::InvalidParameter
+        );
+        assert_eq!(
+            read_source(Some("  "), None).unwrap_err().code,
+            ErrorCode::InvalidParameter
+        );
+        assert_eq!(
+            read_source(None, Some("/no/such/file.yml"))
+                .unwrap_err()
+                .code,
+            ErrorCode::FileNotFound
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("import.yml");
+        std::fs::write(&file, "services: []").unwrap();
+        let (text, path) = read_source(None, file.to_str()).unwrap();
+        assert_eq!(text, "services: []");
+        assert!(path.is_some());
+    }
+
+    #[test]
+    fn projects_and_errors_are_refused_before_the_api() {
+        let err = dry_run(
+            "project:\n  name: x\nservices:\n  - hostname: a\n    type: go@1\n",
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(err.code, ErrorCode::ImportHasProject);
+        let err = dry_run("services:\n  - hostname: Bad\n    type: go@1\n", None).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidHostname);
+        assert!(err.api_meta.is_some());
+        let err = dry_run("services:\n  - hostname: db\n    type: mongodb@7\n", None).unwrap_err();
+        assert_eq!(err.code, ErrorCode::UnknownType);
+        let ok = dry_run(
+            "services:\n  - hostname: db\n    type: postgresql@16\n    mode: NON_HA\n",
+            None,
+        )
+        .unwrap();
+        assert_eq!(ok["services"][0]["hostname"], "db");
+    }
+}

@@ -1,0 +1,62 @@
+//! `zerops_import`: create services from import YAML (validated first).
+
+use std::sync::Arc;
+
+use serde_json::json;
+
+use crate::mcp::Tool;
+use crate::ops::import::{DeletionWait, dry_run, import, read_source};
+
+use super::common::{Services, boolean, follow, respond, string};
+use super::output::Keep;
+use super::spec::{CHANGES_ADDITIVE, define};
+
+pub fn tool(services: Arc<Services>) -> Tool {
+    define(
+        "zerops_import",
+        "Import services",
+        "Create services in the current project from import.yml (content or filePath). Always validated first; a project: section is refused. \
+dryRun: true only validates. Reports every created service, every per-service error, and follows the creation processes.",
+        json!({
+            "type": "object",
+            "properties": {
+                "content": {"type": "string", "description": "The import YAML (a services: list, no project:)."},
+                "filePath": {"type": "string", "description": "Path of the import file (instead of content)."},
+                "dryRun": {"type": "boolean", "default": false, "description": "Validate only; nothing is created."}
+            },
+            "additionalProperties": false
+        }),
+        json!({
+            "type": "object",
+            "properties": {
+                "dryRun": {"type": "boolean"}, "valid": {"type": "boolean"},
+                "services": {"type": "array"}, "processes": {"type": "array"},
+                "summary": {"type": "string"}, "warnings": {"type": "array"}
+            },
+            "required": ["services"]
+        }),
+        CHANGES_ADDITIVE,
+        Arc::new(move |ctx| {
+            let args = &ctx.arguments;
+            let content = string(args, "content");
+            let file = string(args, "filePath");
+            let mut follow = follow(ctx, services.poll);
+            let result =
+                read_source(content.as_deref(), file.as_deref()).and_then(|(text, path)| {
+                    if boolean(args, "dryRun") {
+                        dry_run(&text, path.as_deref())
+                    } else {
+                        let session = services.session()?;
+                        import(
+                            &session,
+                            &text,
+                            path.as_deref(),
+                            &DeletionWait::default(),
+                            &mut follow,
+                        )
+                    }
+                });
+            respond(result, Keep::Head, "")
+        }),
+    )
+}
