@@ -7,10 +7,11 @@ use serde_json::{Value, json};
 
 use crate::knowledge;
 use crate::mcp::{
-    Annotations, ResourceContents, ResourceInfo, ResourceProvider, ResourceTemplate, Tool, ToolOutput,
+    ResourceContents, ResourceInfo, ResourceProvider, ResourceTemplate, Tool, ToolOutput,
 };
 
 use super::output::{Keep, ToolError, success};
+use super::spec::READ_ONLY_LOCAL;
 
 const DESCRIPTION: &str = "Search the built-in Zerops documentation (services, runtimes, zerops.yml, \
 import.yml, networking, scaling, troubleshooting). Returns ranked matches with snippets, the full \
@@ -44,19 +45,18 @@ pub fn tool() -> Tool {
             },
             "required": ["query", "results", "suggestions"]
         })),
-        annotations: Annotations {
-            read_only: true,
-            destructive: false,
-            idempotent: true,
-            open_world: false,
-        },
+        annotations: READ_ONLY_LOCAL,
         required_client_capabilities: Vec::new(),
         handler: Arc::new(|ctx| search(&ctx.arguments)),
     }
 }
 
 fn search(arguments: &Value) -> ToolOutput {
-    let query = arguments.get("query").and_then(Value::as_str).unwrap_or("").trim();
+    let query = arguments
+        .get("query")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .trim();
     if query.is_empty() {
         return ToolError::new(
             "INVALID_PARAMETER",
@@ -65,12 +65,24 @@ fn search(arguments: &Value) -> ToolOutput {
         )
         .into_output();
     }
-    let limit = arguments.get("limit").and_then(Value::as_u64).unwrap_or(5).clamp(1, 20);
+    let limit = arguments
+        .get("limit")
+        .and_then(Value::as_u64)
+        .unwrap_or(5)
+        .clamp(1, 20);
     let response = knowledge::store().search(query, usize::try_from(limit).unwrap_or(5));
     match serde_json::to_value(&response) {
-        Ok(value) => success(value, Keep::Head, "lower `limit`, or read a document in full as a resource (zerops://docs/...)"),
-        Err(err) => ToolError::new("UNKNOWN", format!("Could not encode the search result: {err}"), "Retry the search.")
-            .into_output(),
+        Ok(value) => success(
+            value,
+            Keep::Head,
+            "lower `limit`, or read a document in full as a resource (zerops://docs/...)",
+        ),
+        Err(err) => ToolError::new(
+            "UNKNOWN",
+            format!("Could not encode the search result: {err}"),
+            "Retry the search.",
+        )
+        .into_output(),
     }
 }
 
@@ -97,7 +109,9 @@ impl ResourceProvider for DocsResources {
             uri_template: "zerops://docs/{+path}".into(),
             name: "zerops-docs".into(),
             title: Some("Zerops documentation".into()),
-            description: Some("Any embedded Zerops document by path, e.g. services/postgresql".into()),
+            description: Some(
+                "Any embedded Zerops document by path, e.g. services/postgresql".into(),
+            ),
             mime_type: Some("text/markdown".into()),
         }]
     }

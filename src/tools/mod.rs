@@ -9,6 +9,7 @@ mod env;
 mod events;
 mod import;
 pub mod instructions;
+pub mod knowledge;
 mod logs;
 mod manage;
 pub mod output;
@@ -34,6 +35,7 @@ pub fn all(services: &Arc<Services>) -> Vec<Tool> {
         deploy::tool(services.clone()),
         import::tool(services.clone()),
         validate::tool(),
+        knowledge::tool(),
         process::tool(services.clone()),
         delete::tool(services.clone()),
         subdomain::tool(services.clone()),
