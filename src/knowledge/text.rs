@@ -28,9 +28,9 @@ pub fn stem(word: &str) -> String {
     if w.ends_with("ies") && len(&w) > 4 {
         w.truncate(w.len() - 3);
         w.push('y');
-    } else if w.ends_with("sses") {
-        w.truncate(w.len() - 2);
-    } else if (w.ends_with("xes") || w.ends_with("ches") || w.ends_with("shes")) && len(&w) > 4 {
+    } else if w.ends_with("sses")
+        || ((w.ends_with("xes") || w.ends_with("ches") || w.ends_with("shes")) && len(&w) > 4)
+    {
         w.truncate(w.len() - 2);
     } else if w.ends_with('s')
         && !w.ends_with("ss")
