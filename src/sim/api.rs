@@ -31,6 +31,9 @@ pub struct SimConfig {
     pub log_url_with_method: bool,
     /// The next N subdomain enables are rejected with `noSubdomainPorts`.
     pub reject_subdomain_enables: u32,
+    /// Builds started over HTTP (`PUT /app-version/{id}/build-and-deploy`, as `zcli push`
+    /// does) fail with this reason; `None` lets them succeed.
+    pub build_failure: Option<String>,
 }
 
 impl Default for SimConfig {
@@ -42,6 +45,7 @@ impl Default for SimConfig {
             autoscaling_returns_process: true,
             log_url_with_method: false,
             reject_subdomain_enables: 0,
+            build_failure: None,
         }
     }
 }
@@ -410,7 +414,8 @@ impl State {
             ("POST", ["app-version", "search"]) => self.search_app_versions(req, &scope, now),
             ("POST", ["service-stack", id, "app-version"]) => self.create_app_version(&scope, id),
             ("PUT", ["app-version", id, "build-and-deploy"]) => {
-                self.build_and_deploy(&scope, id, None, now)
+                let failure = self.config.build_failure.clone();
+                self.build_and_deploy(&scope, id, failure, now)
             }
             _ => Err(error(
                 404,
@@ -1336,6 +1341,30 @@ impl State {
                 message,
             });
         }
+    }
+
+    /// The package upload behind an app version's `uploadUrl` (`PUT /upload/{id}`): the
+    /// archive is accepted and dropped; an unknown version is a 404.
+    pub fn handle_upload(&mut self, req: &Request) -> Response {
+        self.requests.push(format!(
+            "{} {} ({} bytes)",
+            req.method,
+            req.path,
+            req.body.len()
+        ));
+        let id = req.path.trim_start_matches("/upload/");
+        if req.method != "PUT" {
+            return error(405, "methodNotAllowed", "Use PUT.", Value::Null);
+        }
+        if !self.app_versions.iter().any(|v| v.id == id) {
+            return error(
+                404,
+                "appVersionNotFound",
+                "App version not found.",
+                Value::Null,
+            );
+        }
+        ok(json!({}))
     }
 
     /// The log backend: `GET /log/read?token=...`.
