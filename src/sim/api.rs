@@ -673,6 +673,20 @@ impl State {
             }
             pairs.push((key.to_owned(), value.to_owned()));
         }
+        // Refuse before changing anything: a rejected file leaves the variables as they were.
+        if let Some(system) = pairs.iter().find(|(key, _)| {
+            self.services[index]
+                .env
+                .iter()
+                .any(|e| &e.key == key && e.kind == "READ_ONLY")
+        }) {
+            return Err(error(
+                400,
+                "userDataSystemKeyChangeForbidden",
+                &format!("{} is a system variable", system.0),
+                Value::Null,
+            ));
+        }
         if self.config.env_file_replaces {
             self.services[index].env.retain(|e| e.kind != "SECRET");
         }
