@@ -677,6 +677,12 @@ fn the_client_id_is_cached_after_a_success_only() {
         .filter(|r| r.ends_with("/search"))
         .collect();
     assert_eq!(searches.len(), 5, "{searches:?}");
+
+    // Authentication's own user-info lookup fills the cache too.
+    let fresh = client(&sim, SENTINEL);
+    fresh.get_user_info().unwrap();
+    fresh.list_services(DEMO_PROJECT_ID).unwrap();
+    assert_eq!(user_info_requests(), 2);
 }
 
 #[test]

@@ -177,7 +177,6 @@ impl ZeropsClient {
                 "The token's account belongs to no organisation (empty client list)",
             ));
         }
-        *self.client_id.lock().unwrap_or_else(|p| p.into_inner()) = Some(info.client_id.clone());
         Ok(info.client_id)
     }
 
@@ -301,12 +300,18 @@ impl Client for ZeropsClient {
     fn get_user_info(&self) -> Result<UserInfo, PlatformError> {
         let wire: UserInfoWire =
             self.call(Method::Get, "/user/info", "/user/info", None, Subject::Auth)?;
+        let client_id = wire
+            .client_user_list
+            .first()
+            .map(|c| c.client_id.clone())
+            .unwrap_or_default();
+        // A successful lookup (authentication makes one) also fills the client-id cache,
+        // so the first search does not ask again.
+        if !client_id.is_empty() {
+            *self.client_id.lock().unwrap_or_else(|p| p.into_inner()) = Some(client_id.clone());
+        }
         Ok(UserInfo {
-            client_id: wire
-                .client_user_list
-                .first()
-                .map(|c| c.client_id.clone())
-                .unwrap_or_default(),
+            client_id,
             email: wire.email,
             full_name: wire.full_name,
         })
