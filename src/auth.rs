@@ -109,12 +109,11 @@ pub fn cli_data_candidates(env: &EnvSource) -> Vec<PathBuf> {
     let home = env.home.clone();
     match env.os {
         Os::Linux => {
-            match env
-                .var("XDG_CONFIG_HOME")
-                .map(PathBuf::from)
-                .filter(|p| p.is_absolute())
-            {
-                Some(xdg) => out.push(xdg.join("zerops").join("cli.data")),
+            // Go's os.UserConfigDir: $XDG_CONFIG_HOME when set; a relative value is an
+            // error there, so zcli skips the row instead of falling back to ~/.config.
+            match env.var("XDG_CONFIG_HOME").map(PathBuf::from) {
+                Some(xdg) if xdg.is_absolute() => out.push(xdg.join("zerops").join("cli.data")),
+                Some(_) => {}
                 None => {
                     if let Some(home) = &home {
                         out.push(home.join(".config").join("zerops").join("cli.data"));
@@ -597,6 +596,119 @@ mod tests {
             assert_eq!(err.code, ErrorCode::AuthRequired, "{bad:?}");
             assert!(err.suggestion.contains("ZEROPS_TOKEN"));
         }
+    }
+
+    /// The full candidate list per platform, in zcli's order.
+    #[test]
+    fn candidate_order_per_platform() {
+        let home = Path::new("/h");
+        let rel = |parts: &[&str]| parts.iter().fold(home.to_path_buf(), |p, s| p.join(s));
+        let linux = cli_data_candidates(&env(
+            &[("ZEROPS_CLI_DATA_FILE_PATH", "/custom/cli.data")],
+            home,
+            Os::Linux,
+        ));
+        assert_eq!(
+            linux,
+            vec![
+                PathBuf::from("/custom/cli.data"),
+                rel(&[".config", "zerops", "cli.data"]),
+                rel(&["zerops", "cli.data"]),
+                rel(&["zerops.cli.data"]),
+                rel(&["tmp", "zerops.cli.data"]),
+            ]
+        );
+        let xdg = cli_data_candidates(&env(&[("XDG_CONFIG_HOME", "/x")], home, Os::Linux));
+        assert_eq!(xdg[0], PathBuf::from("/x/zerops/cli.data"));
+        // A relative XDG_CONFIG_HOME makes Go's config-dir lookup fail: the row is skipped,
+        // not replaced by ~/.config.
+        let relative = cli_data_candidates(&env(&[("XDG_CONFIG_HOME", "rel")], home, Os::Linux));
+        assert_eq!(relative[0], rel(&["zerops", "cli.data"]));
+        assert_eq!(relative.len(), 3);
+        let mac = cli_data_candidates(&env(&[], home, Os::MacOs));
+        assert_eq!(
+            mac[0],
+            rel(&["Library", "Application Support", "zerops", "cli.data"])
+        );
+        assert_eq!(mac[1], rel(&["zerops", "cli.data"]));
+        let win = cli_data_candidates(&env(
+            &[("APPDATA", "/appdata"), ("USERPROFILE", "/profile")],
+            home,
+            Os::Windows,
+        ));
+        assert_eq!(
+            win,
+            vec![
+                PathBuf::from("/appdata").join("Zerops").join("cli.data"),
+                PathBuf::from("/profile").join("Zerops").join("cli.data"),
+                PathBuf::from("/profile").join("zerops.cli.data"),
+                rel(&["tmp", "zerops.cli.data"]),
+            ]
+        );
+    }
+
+    /// When several login files exist, the earliest candidate wins.
+    #[test]
+    fn the_first_existing_candidate_wins() {
+        let home = tempfile::tempdir().unwrap();
+        let custom = home.path().join("custom.data");
+        let files = [
+            (custom.clone(), "t-custom"),
+            (home.path().join(".config/zerops/cli.data"), "t-config"),
+            (home.path().join("zerops/cli.data"), "t-legacy-dir"),
+            (home.path().join("zerops.cli.data"), "t-legacy-file"),
+            (home.path().join("tmp/zerops.cli.data"), "t-temp"),
+        ];
+        for (path, token) in &files {
+            write(path, &cli_data(token, None));
+        }
+        let custom_var = custom.display().to_string();
+        let vars = [("ZEROPS_CLI_DATA_FILE_PATH", custom_var.as_str())];
+        for (path, token) in &files {
+            let creds = resolve_credentials(&env(&vars, home.path(), Os::Linux)).unwrap();
+            assert_eq!(&creds.token, token);
+            assert_eq!(creds.source, CredentialSource::CliData(path.clone()));
+            std::fs::remove_file(path).unwrap();
+        }
+        assert_eq!(
+            resolve_credentials(&env(&vars, home.path(), Os::Linux))
+                .unwrap_err()
+                .code,
+            ErrorCode::AuthRequired
+        );
+    }
+
+    /// Parse errors name the file and position, never its content (which holds the token).
+    #[test]
+    fn broken_login_files_never_echo_the_token() {
+        let home = tempfile::tempdir().unwrap();
+        let path = home.path().join(".config/zerops/cli.data");
+        let e = env(&[], home.path(), Os::Linux);
+        for broken in [
+            format!("{{\"Token\":\"{SENTINEL}\""),
+            format!("{{\"Token\":\"{SENTINEL}\",}}"),
+            format!("[\"{SENTINEL}\"]"),
+            format!("{{\"Token\": 42, \"x\": \"{SENTINEL}\"}}"),
+        ] {
+            write(&path, &broken);
+            let err = resolve_credentials(&e).unwrap_err();
+            assert_eq!(err.code, ErrorCode::AuthRequired, "{broken}");
+            let shown = format!("{err:?} {err}");
+            assert!(!shown.contains(SENTINEL), "{shown}");
+        }
+    }
+
+    /// Bytes that are not text cannot be read as a login file, even by root.
+    #[test]
+    fn undecodable_cli_data_is_reported() {
+        let home = tempfile::tempdir().unwrap();
+        let path = home.path().join(".config/zerops/cli.data");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, [0xff, 0xfe, b'{', 0x80]).unwrap();
+        let err = resolve_credentials(&env(&[], home.path(), Os::Linux)).unwrap_err();
+        assert_eq!(err.code, ErrorCode::AuthRequired);
+        assert!(err.message.contains("Cannot read"), "{}", err.message);
+        assert!(err.message.contains("cli.data"));
     }
 
     #[cfg(unix)]

@@ -444,6 +444,16 @@ impl Client for MockClient {
                 format!("process {process_id} not found"),
             )
         })?;
+        // As the API: only a process still in progress can be canceled.
+        if !matches!(tracked.process.status.as_str(), "PENDING" | "RUNNING") {
+            let mut err = PlatformError::new(
+                ErrorCode::ProcessAlreadyTerminal,
+                format!("process {process_id} is already {}", tracked.process.status),
+            );
+            err.api_code = Some("processIsAlreadyOver".into());
+            err.http_status = Some(400);
+            return Err(err);
+        }
         tracked.process.status = "CANCELED".into();
         Ok(tracked.process.clone())
     }
@@ -550,5 +560,145 @@ impl LogFetcher for MockLogFetcher {
         picked.reverse();
         picked.truncate(params.limit.clamp(1, 1000) as usize);
         Ok(picked)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn service(id: &str, name: &str) -> ServiceStack {
+        ServiceStack {
+            id: id.into(),
+            name: name.into(),
+            project_id: "p1".into(),
+            ..ServiceStack::default()
+        }
+    }
+
+    #[test]
+    fn processes_advance_per_poll_and_can_fail() {
+        let mock = MockClient::new()
+            .with_services(vec![service("s1", "api")])
+            .with_polls_to_finish(3);
+        let p = mock.restart_service("s1").unwrap();
+        assert_eq!(p.status, "PENDING");
+        assert_eq!(p.service_stacks[0].name, "api");
+        let seen: Vec<String> = (0..4)
+            .map(|_| mock.get_process(&p.id).unwrap().status)
+            .collect();
+        assert_eq!(seen, ["RUNNING", "RUNNING", "FINISHED", "FINISHED"]);
+
+        let failing = MockClient::new()
+            .with_services(vec![service("s1", "api")])
+            .with_polls_to_finish(1)
+            .with_failing_processes("noSubdomainPorts");
+        let p = failing.enable_subdomain_access("s1").unwrap();
+        let done = failing.get_process(&p.id).unwrap();
+        assert_eq!(
+            (done.status.as_str(), done.fail_reason.as_deref()),
+            ("FAILED", Some("noSubdomainPorts"))
+        );
+        assert_eq!(
+            failing.get_process("nope").unwrap_err().code,
+            ErrorCode::ProcessNotFound
+        );
+    }
+
+    #[test]
+    fn cancel_only_applies_to_processes_in_progress() {
+        let mock = MockClient::new()
+            .with_services(vec![service("s1", "api")])
+            .with_polls_to_finish(1);
+        let p = mock.stop_service("s1").unwrap();
+        assert_eq!(mock.cancel_process(&p.id).unwrap().status, "CANCELED");
+        let err = mock.cancel_process(&p.id).unwrap_err();
+        assert_eq!(err.code, ErrorCode::ProcessAlreadyTerminal);
+        let q = mock.start_service("s1").unwrap();
+        mock.get_process(&q.id).unwrap();
+        assert_eq!(
+            mock.cancel_process(&q.id).unwrap_err().code,
+            ErrorCode::ProcessAlreadyTerminal
+        );
+    }
+
+    #[test]
+    fn calls_are_recorded_and_errors_injected_per_method() {
+        let mock = MockClient::new()
+            .with_services(vec![service("s1", "api")])
+            .with_error(
+                "get_service",
+                PlatformError::new(ErrorCode::NetworkError, "down"),
+            );
+        assert_eq!(
+            mock.get_service("s1").unwrap_err().code,
+            ErrorCode::NetworkError
+        );
+        assert_eq!(mock.list_services("p1").unwrap().len(), 1);
+        mock.set_service_env_file("s1", "A=1\n").unwrap();
+        assert_eq!(
+            mock.calls(),
+            [
+                "get_service(s1)",
+                "list_services(p1)",
+                "set_service_env_file(s1)"
+            ]
+        );
+        assert_eq!(mock.env_files(), [("s1".to_owned(), "A=1\n".to_owned())]);
+        assert_eq!(
+            mock.start_service("missing").unwrap_err().code,
+            ErrorCode::ServiceNotFound
+        );
+    }
+
+    #[test]
+    fn the_mock_is_shared_between_threads() {
+        let mock = std::sync::Arc::new(
+            MockClient::new()
+                .with_services(vec![service("s1", "api")])
+                .with_polls_to_finish(2),
+        );
+        let threads: Vec<_> = (0..4)
+            .map(|_| {
+                let mock = mock.clone();
+                std::thread::spawn(move || mock.restart_service("s1").unwrap().id)
+            })
+            .collect();
+        let mut ids: Vec<String> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), 4, "every process gets its own id");
+        assert_eq!(mock.calls().len(), 4);
+    }
+
+    #[test]
+    fn the_log_fetcher_filters_newest_first() {
+        let entry = |n: u8, severity: u8| LogEntry {
+            id: n.to_string(),
+            severity_num: Some(severity),
+            message: format!("line {n}"),
+            ..LogEntry::default()
+        };
+        let fetcher = MockLogFetcher::new(vec![
+            ("s1".into(), entry(1, 6)),
+            ("s1".into(), entry(2, 3)),
+            ("s2".into(), entry(3, 3)),
+            ("s1".into(), entry(4, 4)),
+        ]);
+        let access = LogAccess::default();
+        let params = LogFetchParams {
+            service_id: Some("s1".into()),
+            limit: 10,
+            min_severity: Some(4),
+            ..LogFetchParams::default()
+        };
+        let ids: Vec<String> = fetcher
+            .fetch_logs(&access, &params)
+            .unwrap()
+            .into_iter()
+            .map(|e| e.id)
+            .collect();
+        assert_eq!(ids, ["4", "2"]);
+        assert_eq!(fetcher.calls(), [params]);
     }
 }

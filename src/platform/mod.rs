@@ -4,10 +4,13 @@
 pub mod client;
 pub mod errors;
 pub mod http;
+pub mod logfetcher;
 pub mod mock;
+pub mod operations;
 pub mod types;
 
 pub use client::{Client, LogFetcher};
 pub use errors::{ErrorCode, PlatformError};
-pub use http::{HttpLogFetcher, ZeropsClient};
+pub use http::ZeropsClient;
+pub use logfetcher::HttpLogFetcher;
 pub use types::*;

@@ -88,7 +88,7 @@ pub struct TypeInfo {
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct Port {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "null_default")]
     pub port: u32,
     #[serde(default, deserialize_with = "null_default")]
     pub protocol: String,
@@ -170,7 +170,8 @@ pub struct ServiceStack {
     pub project_id: String,
     #[serde(default, deserialize_with = "null_default")]
     pub name: String,
-    #[serde(default, deserialize_with = "null_default")]
+    /// Normalised by [`normalize_service_status`] (`ACTIVE` means running).
+    #[serde(default, deserialize_with = "service_status")]
     pub status: String,
     /// `HA` or `NON_HA`.
     #[serde(default)]
@@ -207,6 +208,23 @@ impl ServiceStack {
                 "CORE" | "BUILD" | "INTERNAL" | "PREPARE_RUNTIME" | "HTTP_L7_BALANCER"
             )
     }
+}
+
+/// Service statuses as the rest of zcp sees them: upper case, without the `SERVICE_`
+/// prefix some enum values of the API carry, and `RUNNING` (a defensive alias seen in
+/// older clients) read as `ACTIVE`, the value the platform uses for a running service.
+pub fn normalize_service_status(status: &str) -> String {
+    let upper = status.trim().to_ascii_uppercase();
+    let bare = upper.strip_prefix("SERVICE_").unwrap_or(&upper);
+    match bare {
+        "RUNNING" => "ACTIVE".into(),
+        other => other.to_owned(),
+    }
+}
+
+fn service_status<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    let raw: String = null_default(deserializer)?;
+    Ok(normalize_service_status(&raw))
 }
 
 /// A service referenced by a process.
@@ -367,11 +385,25 @@ pub struct ImportResult {
     pub service_stacks: Vec<ImportedService>,
 }
 
-/// Temporary access to the project's log backend. `url` carries its own credential.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+/// Temporary access to the project's log backend. `url` carries its own credential in
+/// its query string, so `Debug` shows only the part before `?`.
+#[derive(Clone, PartialEq, Eq, Serialize, Default)]
 pub struct LogAccess {
     pub url: String,
     pub expiration: Option<String>,
+}
+
+impl std::fmt::Debug for LogAccess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let shown = match self.url.split_once('?') {
+            Some((base, _)) => format!("{base}?***"),
+            None => self.url.clone(),
+        };
+        f.debug_struct("LogAccess")
+            .field("url", &shown)
+            .field("expiration", &self.expiration)
+            .finish()
+    }
 }
 
 /// Filters sent to the log backend (it honours only these; `since` and text search are
@@ -548,6 +580,35 @@ mod tests {
             r.service_stacks[0].error.as_ref().unwrap().code,
             "serviceStackNameUnavailable"
         );
+    }
+
+    #[test]
+    fn service_statuses_are_normalised_and_null_ports_tolerated() {
+        let s: ServiceStack = serde_json::from_value(json!({
+            "id": "s", "status": "SERVICE_STOPPED",
+            "ports": [{"port": null, "protocol": "tcp", "httpRouting": true}]
+        }))
+        .unwrap();
+        assert_eq!(s.status, "STOPPED");
+        assert_eq!(s.ports[0].port, 0);
+        assert_eq!(normalize_service_status("running"), "ACTIVE");
+        assert_eq!(
+            normalize_service_status("READY_TO_DEPLOY"),
+            "READY_TO_DEPLOY"
+        );
+        let s: ServiceStack = serde_json::from_value(json!({"id": "s", "status": null})).unwrap();
+        assert_eq!(s.status, "");
+    }
+
+    #[test]
+    fn log_access_debug_hides_the_url_credential() {
+        let access = LogAccess {
+            url: "https://logs.example/read?token=sentinel-log-cred&x=1".into(),
+            expiration: None,
+        };
+        let shown = format!("{access:?}");
+        assert!(!shown.contains("sentinel-log-cred"), "{shown}");
+        assert!(shown.contains("https://logs.example/read"));
     }
 
     #[test]

@@ -385,6 +385,30 @@ pub fn seed() -> Seed {
             &format!("GET /assets/app.{i}.js 200"),
         ));
     }
+    // The web server's own complaints, so every service's logs span several severities.
+    let web_lines: [(u8, &str); 3] = [
+        (7, "epoll: 4 worker connections in use"),
+        (
+            4,
+            "open() \"/var/www/favicon.ico\" failed (2: No such file or directory)",
+        ),
+        (
+            3,
+            "upstream timed out (110: Connection timed out) while reading response header",
+        ),
+    ];
+    for (i, (severity, message)) in web_lines.iter().enumerate() {
+        logs.push(log(
+            110 + i,
+            WEB_ID,
+            50 - (i as u64) * 15,
+            *severity,
+            17,
+            "web-1",
+            "nginx",
+            message,
+        ));
+    }
     logs.push(log(
         200,
         "bldavdemo0000000000000002",

@@ -1,8 +1,9 @@
 //! Fault knobs: tests make a path misbehave the way real networks and gateways do.
 //!
-//! A pattern is `"METHOD /path"` (the path below `/api/rest/public`, or `/log/read` for the
-//! log backend) where `*` stands for one path segment and `**` for any rest, e.g.
-//! `"GET /service-stack/*"` or `"* /process/**"`.
+//! A pattern is `"METHOD /path"` (the path below `/api/rest/public`, `/log/read` for the
+//! log backend, `/upload/{id}` for package uploads) where `*` stands for one path segment
+//! and `**` for any number of them, e.g. `"GET /service-stack/*"`, `"* /process/**"` or
+//! `"POST /**/search"`.
 
 use std::time::Duration;
 
@@ -42,17 +43,21 @@ pub fn matches(pattern: &str, method: &str, path: &str) -> bool {
     }
     let want: Vec<&str> = p_path.trim_matches('/').split('/').collect();
     let have: Vec<&str> = path.trim_matches('/').split('/').collect();
-    let mut i = 0;
-    for (j, segment) in want.iter().enumerate() {
-        if *segment == "**" {
-            return j == want.len() - 1 || have.len() > i;
-        }
-        match have.get(i) {
-            Some(actual) if *segment == "*" || segment == actual => i += 1,
-            _ => return false,
-        }
+    segments_match(&want, &have)
+}
+
+/// `*` is one segment, `**` any number of segments (zero included), anywhere.
+fn segments_match(want: &[&str], have: &[&str]) -> bool {
+    match want.split_first() {
+        None => have.is_empty(),
+        Some((&"**", rest)) => (0..=have.len()).any(|skip| segments_match(rest, &have[skip..])),
+        Some((segment, rest)) => match have.split_first() {
+            Some((actual, tail)) if *segment == "*" || segment == actual => {
+                segments_match(rest, tail)
+            }
+            _ => false,
+        },
     }
-    i == have.len()
 }
 
 #[cfg(test)]
@@ -75,5 +80,18 @@ mod tests {
         assert!(matches("* /process/**", "PUT", "/process/p1/cancel"));
         assert!(matches("POST /project/search", "post", "/project/search"));
         assert!(matches("/user/info", "GET", "/user/info"));
+        assert!(matches("* /**/search", "POST", "/service-stack/search"));
+        assert!(matches("* /**", "GET", "/log/read"));
+        assert!(matches(
+            "PUT /service-stack/**/start",
+            "PUT",
+            "/service-stack/a/start"
+        ));
+        assert!(!matches(
+            "PUT /service-stack/**/start",
+            "PUT",
+            "/service-stack/a/stop"
+        ));
+        assert!(!matches("GET /process/*", "GET", "/process"));
     }
 }

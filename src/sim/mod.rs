@@ -11,9 +11,10 @@ mod faults;
 mod http;
 pub mod model;
 
+use std::collections::HashMap;
 use std::io::{self, BufReader, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -25,12 +26,48 @@ use http::{Request, Response};
 
 const API_PREFIX: &str = "/api/rest/public";
 
-/// A running simulator; it stops when the handle is dropped.
+/// A running simulator; it stops when the handle is dropped: the listener closes and so
+/// does every open connection (a client's pooled keep-alive connections included).
 pub struct SimHandle {
     state: Arc<Mutex<State>>,
     base_url: String,
     stop: Arc<AtomicBool>,
     addr: std::net::SocketAddr,
+    conns: Arc<Connections>,
+    accept: Option<std::thread::JoinHandle<()>>,
+}
+
+/// Open connections, so a drop can close them (their threads then end).
+#[derive(Default)]
+struct Connections {
+    open: Mutex<HashMap<u64, TcpStream>>,
+    next: AtomicU64,
+}
+
+impl Connections {
+    fn add(&self, stream: &TcpStream) -> Option<u64> {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let clone = stream.try_clone().ok()?;
+        self.open
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(id, clone);
+        Some(id)
+    }
+
+    fn remove(&self, id: u64) {
+        self.open
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&id);
+    }
+
+    fn close_all(&self) {
+        let open = std::mem::take(&mut *self.open.lock().unwrap_or_else(|p| p.into_inner()));
+        for stream in open.values() {
+            let _ = stream.shutdown(Shutdown::Both);
+        }
+    }
 }
 
 /// Starts a simulator on an ephemeral loopback port.
@@ -42,8 +79,9 @@ pub fn start(config: SimConfig, seed: Seed) -> io::Result<SimHandle> {
     state.base_url = base_url.clone();
     let state = Arc::new(Mutex::new(state));
     let stop = Arc::new(AtomicBool::new(false));
-    let (accept_state, accept_stop) = (state.clone(), stop.clone());
-    std::thread::Builder::new()
+    let conns = Arc::new(Connections::default());
+    let (accept_state, accept_stop, accept_conns) = (state.clone(), stop.clone(), conns.clone());
+    let accept = std::thread::Builder::new()
         .name("zcp-sim-accept".into())
         .spawn(move || {
             for stream in listener.incoming() {
@@ -51,11 +89,21 @@ pub fn start(config: SimConfig, seed: Seed) -> io::Result<SimHandle> {
                     break;
                 }
                 let Ok(stream) = stream else { continue };
+                let Some(id) = accept_conns.add(&stream) else {
+                    continue;
+                };
                 let state = accept_state.clone();
                 let stop = accept_stop.clone();
-                let _ = std::thread::Builder::new()
+                let conns = accept_conns.clone();
+                let spawned = std::thread::Builder::new()
                     .name("zcp-sim-conn".into())
-                    .spawn(move || serve_connection(stream, &state, &stop));
+                    .spawn(move || {
+                        serve_connection(stream, &state, &stop);
+                        conns.remove(id);
+                    });
+                if spawned.is_err() {
+                    accept_conns.remove(id);
+                }
             }
         })?;
     Ok(SimHandle {
@@ -63,6 +111,8 @@ pub fn start(config: SimConfig, seed: Seed) -> io::Result<SimHandle> {
         base_url,
         stop,
         addr,
+        conns,
+        accept: Some(accept),
     })
 }
 
@@ -81,6 +131,11 @@ fn serve_connection(stream: TcpStream, state: &Mutex<State>, stop: &AtomicBool) 
             Ok(Some(request)) => request,
             Ok(None) | Err(_) => return,
         };
+        // A request that arrives while the simulator shuts down is not answered.
+        if stop.load(Ordering::Acquire) {
+            let _ = writer.shutdown(Shutdown::Both);
+            return;
+        }
         let close = request.wants_close();
         if !respond(&request, state, &mut writer, close) || close {
             let _ = writer.shutdown(Shutdown::Both);
@@ -89,12 +144,24 @@ fn serve_connection(stream: TcpStream, state: &Mutex<State>, stop: &AtomicBool) 
     }
 }
 
+/// Which of the simulated hosts a request is for.
+enum Backend {
+    /// The REST API under `/api/rest/public`.
+    Api,
+    /// The log backend (`/log/read`).
+    Logs,
+    /// The package store behind an app version's upload URL (`/upload/{id}`).
+    Upload,
+}
+
 /// Answers one request, applying any fault. Returns false when the connection must close.
 fn respond(request: &Request, state: &Mutex<State>, writer: &mut TcpStream, close: bool) -> bool {
-    let (route_path, is_logs) = if let Some(rest) = request.path.strip_prefix(API_PREFIX) {
-        (rest.to_owned(), false)
+    let (route_path, backend) = if let Some(rest) = request.path.strip_prefix(API_PREFIX) {
+        (rest.to_owned(), Backend::Api)
     } else if request.path == "/log/read" {
-        ("/log/read".to_owned(), true)
+        ("/log/read".to_owned(), Backend::Logs)
+    } else if request.path.starts_with("/upload/") {
+        (request.path.clone(), Backend::Upload)
     } else {
         let response = Response::json(
             404,
@@ -139,10 +206,10 @@ fn respond(request: &Request, state: &Mutex<State>, writer: &mut TcpStream, clos
     }
     let response = {
         let mut guard = lock(state);
-        if is_logs {
-            guard.handle_logs(request)
-        } else {
-            guard.handle_api(request, &route_path, Instant::now())
+        match backend {
+            Backend::Api => guard.handle_api(request, &route_path, Instant::now()),
+            Backend::Logs => guard.handle_logs(request),
+            Backend::Upload => guard.handle_upload(request),
         }
     };
     match fault {
@@ -275,7 +342,14 @@ impl SimHandle {
 impl Drop for SimHandle {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Release);
-        // Wake the accept loop so it sees the flag.
-        let _ = TcpStream::connect(self.addr);
+        // Wake the accept loop so it sees the flag, then close what is still open.
+        // (Joined only when the wake-up got through, so a drop can never hang.)
+        let woke = TcpStream::connect(self.addr).is_ok();
+        if let Some(accept) = self.accept.take()
+            && woke
+        {
+            let _ = accept.join();
+        }
+        self.conns.close_all();
     }
 }

@@ -1,0 +1,252 @@
+//! Service variables (env-file upserts or replace-all, deletes by id) and project
+//! variables (create with duplicate-key refusal, delete by id).
+
+use std::time::Instant;
+
+use serde_json::Value;
+
+use super::{Outcome, State, TokenScope, error, ok};
+use crate::sim::http::Request;
+use crate::sim::model::{Effect, EnvRec};
+
+impl State {
+    pub(super) fn env_file(
+        &mut self,
+        req: &Request,
+        scope: &TokenScope,
+        id: &str,
+        now: Instant,
+    ) -> Outcome {
+        let index = self.service(scope, id)?;
+        let body = State::body(req)?;
+        let Some(file) = body.get("envFile").and_then(Value::as_str) else {
+            return Err(error(
+                400,
+                "userDataInvalidEnvFile",
+                "envFile is required",
+                Value::Null,
+            ));
+        };
+        let mut pairs = Vec::new();
+        for (n, line) in file.lines().enumerate() {
+            if line.trim().is_empty() || line.trim_start().starts_with('#') {
+                continue;
+            }
+            let Some((key, value)) = line.split_once('=') else {
+                return Err(error(
+                    400,
+                    "userDataInvalidEnvFile",
+                    &format!("line {} is not KEY=value", n + 1),
+                    Value::Null,
+                ));
+            };
+            if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                return Err(error(
+                    400,
+                    "userDataKeyInvalid",
+                    &format!("invalid key {key:?}"),
+                    Value::Null,
+                ));
+            }
+            if key.to_ascii_uppercase().starts_with("ZEROPS_") {
+                return Err(error(
+                    400,
+                    "userDataZeropsPrefixForbidden",
+                    "keys must not start with ZEROPS_",
+                    Value::Null,
+                ));
+            }
+            pairs.push((key.to_owned(), value.to_owned()));
+        }
+        // Refuse before changing anything: a rejected file leaves the variables as they were.
+        if let Some(system) = pairs.iter().find(|(key, _)| {
+            self.services[index]
+                .env
+                .iter()
+                .any(|e| &e.key == key && e.kind == "READ_ONLY")
+        }) {
+            return Err(error(
+                400,
+                "userDataSystemKeyChangeForbidden",
+                &format!("{} is a system variable", system.0),
+                Value::Null,
+            ));
+        }
+        if self.config.env_file_replaces {
+            self.services[index].env.retain(|e| e.kind != "SECRET");
+        }
+        for (key, value) in pairs {
+            let new_id = self.new_id("ud");
+            let env = &mut self.services[index].env;
+            match env.iter_mut().find(|e| e.key == key) {
+                Some(existing) if existing.kind == "READ_ONLY" => {
+                    return Err(error(
+                        400,
+                        "userDataSystemKeyChangeForbidden",
+                        &format!("{key} is a system variable"),
+                        Value::Null,
+                    ));
+                }
+                Some(existing) => existing.content = value,
+                None => env.push(EnvRec {
+                    id: new_id,
+                    key,
+                    content: value,
+                    kind: "SECRET".into(),
+                    sensitive: false,
+                }),
+            }
+        }
+        let project = self.services[index].project_id.clone();
+        let duration = self.config.process_duration;
+        let p = self.start_process(
+            &project,
+            "stack.userDataFile",
+            &[id],
+            Effect::None,
+            None,
+            duration,
+        );
+        Ok(ok(self.process_json(p, now)))
+    }
+
+    pub(super) fn delete_user_data(
+        &mut self,
+        scope: &TokenScope,
+        id: &str,
+        now: Instant,
+    ) -> Outcome {
+        let found = self
+            .services
+            .iter()
+            .position(|s| s.env.iter().any(|e| e.id == id));
+        let Some(index) = found else {
+            return Err(error(
+                404,
+                "userDataNotFound",
+                "User data not found.",
+                Value::Null,
+            ));
+        };
+        if !State::allowed(scope, &self.services[index].project_id) {
+            return Err(error(
+                403,
+                "insufficientPermissions",
+                "Insufficient permissions.",
+                Value::Null,
+            ));
+        }
+        if self.services[index]
+            .env
+            .iter()
+            .any(|e| e.id == id && e.kind == "READ_ONLY")
+        {
+            return Err(error(
+                400,
+                "userDataDeleteForbidden",
+                "System variables cannot be deleted.",
+                Value::Null,
+            ));
+        }
+        self.services[index].env.retain(|e| e.id != id);
+        let (project, service) = (
+            self.services[index].project_id.clone(),
+            self.services[index].id.clone(),
+        );
+        let duration = self.config.process_duration;
+        let p = self.start_process(
+            &project,
+            "stack.userDataDelete",
+            &[&service],
+            Effect::None,
+            None,
+            duration,
+        );
+        Ok(ok(self.process_json(p, now)))
+    }
+
+    pub(super) fn create_project_env(
+        &mut self,
+        req: &Request,
+        scope: &TokenScope,
+        id: &str,
+        now: Instant,
+    ) -> Outcome {
+        let index = self.project(scope, id)?;
+        let body = State::body(req)?;
+        let key = body
+            .get("key")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
+        let content = body
+            .get("content")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned();
+        if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(error(
+                400,
+                "projectEnvKeyInvalid",
+                &format!("invalid key {key:?}"),
+                Value::Null,
+            ));
+        }
+        if self.projects[index].env.iter().any(|e| e.key == key) {
+            return Err(error(
+                400,
+                "projectEnvDuplicateKey",
+                &format!("Project env {key} already exists."),
+                Value::Null,
+            ));
+        }
+        let env_id = self.new_id("penv");
+        let sensitive = body
+            .get("sensitive")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        self.projects[index].env.push(EnvRec {
+            id: env_id,
+            key,
+            content,
+            kind: "USER".into(),
+            sensitive,
+        });
+        let duration = self.config.process_duration;
+        let p = self.start_process(id, "project.envCreate", &[], Effect::None, None, duration);
+        Ok(ok(self.process_json(p, now)))
+    }
+
+    pub(super) fn delete_project_env(
+        &mut self,
+        scope: &TokenScope,
+        id: &str,
+        now: Instant,
+    ) -> Outcome {
+        let Some(index) = self
+            .projects
+            .iter()
+            .position(|p| p.env.iter().any(|e| e.id == id))
+        else {
+            return Err(error(
+                404,
+                "projectEnvNotFound",
+                "Project env not found.",
+                Value::Null,
+            ));
+        };
+        let project_id = self.projects[index].id.clone();
+        self.project(scope, &project_id)?;
+        self.projects[index].env.retain(|e| e.id != id);
+        let duration = self.config.process_duration;
+        let p = self.start_process(
+            &project_id,
+            "project.envDelete",
+            &[],
+            Effect::None,
+            None,
+            duration,
+        );
+        Ok(ok(self.process_json(p, now)))
+    }
+}

@@ -1,0 +1,206 @@
+//! Service import from YAML: whole-request validation first (hostname, type, mode,
+//! no `project:`), then per-service results with name clashes reported inside a 200.
+
+use std::time::Instant;
+
+use serde_json::{Value, json};
+
+use super::{Outcome, State, TokenScope, error, now_text, ok};
+use crate::sim::catalog::{self, Category};
+use crate::sim::http::Request;
+use crate::sim::model::{Effect, EnvRec, PortRec, ServiceRec};
+
+impl State {
+    pub(super) fn import(
+        &mut self,
+        req: &Request,
+        scope: &TokenScope,
+        project_id: &str,
+        now: Instant,
+    ) -> Outcome {
+        self.project(scope, project_id)?;
+        let body = State::body(req)?;
+        let yaml_text = body.get("yaml").and_then(Value::as_str).unwrap_or("");
+        let doc = crate::yaml::parse(yaml_text)
+            .map_err(|e| {
+                error(
+                    400,
+                    "projectImportInvalidYaml",
+                    &format!("Invalid YAML: {e}"),
+                    Value::Null,
+                )
+            })?
+            .to_json();
+        if doc.get("project").is_some() {
+            return Err(error(
+                400,
+                "projectImportProjectIncluded",
+                "The import must not contain a project section.",
+                Value::Null,
+            ));
+        }
+        let Some(services) = doc.get("services").and_then(Value::as_array) else {
+            return Err(error(
+                400,
+                "projectImportMissingParameter",
+                "Missing parameter.",
+                json!([{"code": "projectImportMissingParameter", "error": "Missing parameter.", "metadata": {"parameter": ["services"]}}]),
+            ));
+        };
+        // Whole-request validation first, as the platform does.
+        let mut plans = Vec::new();
+        for service in services {
+            let host = service
+                .get("hostname")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            let valid_host = host.len() <= 40
+                && host.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+                && host
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+            if !valid_host {
+                return Err(error(
+                    400,
+                    "serviceStackNameInvalid",
+                    &format!("Invalid service stack name {host:?}."),
+                    Value::Null,
+                ));
+            }
+            let type_name = service.get("type").and_then(Value::as_str).unwrap_or("");
+            let Some(resolved) = catalog::resolve(type_name) else {
+                return Err(error(
+                    400,
+                    "serviceStackTypeNotFound",
+                    "Service stack type not found.",
+                    json!([{"code": "serviceStackTypeNotFound", "error": "Service stack type not found.", "metadata": {"serviceStackTypeVersion": [type_name]}}]),
+                ));
+            };
+            let mode = service.get("mode").and_then(Value::as_str);
+            let mode = match (resolved.entry.category, mode, resolved.implied_mode) {
+                (Category::ObjectStorage, Some(_), _) => {
+                    return Err(error(
+                        400,
+                        "projectImportInvalidParameter",
+                        "Invalid parameter provided.",
+                        json!([{"code": "projectImportInvalidParameter", "error": "Invalid parameter provided.", "metadata": {format!("{host}.mode"): ["mode not supported"]}}]),
+                    ));
+                }
+                (_, Some(m), _) if m != "HA" && m != "NON_HA" => {
+                    return Err(error(
+                        400,
+                        "projectImportInvalidParameter",
+                        "Invalid parameter provided.",
+                        json!([{"code": "projectImportInvalidParameter", "error": "Invalid parameter provided.", "metadata": {format!("{host}.mode"): [format!("Allowed values: [HA, NON_HA], {m} given.")]}}]),
+                    ));
+                }
+                (Category::Managed | Category::SharedStorage, None, None) => {
+                    return Err(error(
+                        400,
+                        "projectImportMissingParameter",
+                        "Missing parameter.",
+                        json!([{"code": "projectImportMissingParameter", "error": "Missing parameter.", "metadata": {"parameter": [format!("{host}.mode")]}}]),
+                    ));
+                }
+                (_, Some(m), _) => m.to_owned(),
+                (_, None, Some(implied)) => implied.to_owned(),
+                (_, None, None) => "NON_HA".to_owned(),
+            };
+            plans.push((service.clone(), host.to_owned(), resolved, mode));
+        }
+        let mut out = Vec::new();
+        for (service, host, resolved, mode) in plans {
+            let taken = self
+                .services
+                .iter()
+                .any(|s| s.project_id == project_id && s.name == host);
+            let new_id = self.new_id("svc");
+            if taken {
+                out.push(json!({ "id": new_id, "name": host, "processes": [],
+                    "error": { "code": "serviceStackNameUnavailable", "message": format!("Service stack name {host} is already used."), "meta": null } }));
+                continue;
+            }
+            let entry = resolved.entry;
+            let password = format!("pw{}", self.counter);
+            let mut env: Vec<EnvRec> = Vec::new();
+            if matches!(entry.category, Category::Managed | Category::ObjectStorage) {
+                for (key, value) in catalog::generated_env(entry, &host, &password) {
+                    let env_id = self.new_id("ud");
+                    env.push(EnvRec {
+                        id: env_id,
+                        key,
+                        content: value,
+                        kind: "READ_ONLY".into(),
+                        sensitive: false,
+                    });
+                }
+            }
+            if let Some(secrets) = service.get("envSecrets").and_then(Value::as_object) {
+                for (key, value) in secrets {
+                    let env_id = self.new_id("ud");
+                    let content = value
+                        .as_str()
+                        .map_or_else(|| value.to_string(), str::to_owned);
+                    env.push(EnvRec {
+                        id: env_id,
+                        key: key.clone(),
+                        content,
+                        kind: "SECRET".into(),
+                        sensitive: false,
+                    });
+                }
+            }
+            let starts = matches!(
+                entry.category,
+                Category::Managed | Category::ObjectStorage | Category::SharedStorage
+            ) || service
+                .get("startWithoutCode")
+                .and_then(Value::as_bool)
+                .unwrap_or(false)
+                || entry.name == "static";
+            let final_status = if starts { "ACTIVE" } else { "READY_TO_DEPLOY" };
+            let min = service
+                .get("minContainers")
+                .and_then(Value::as_u64)
+                .unwrap_or(1);
+            let max = service
+                .get("maxContainers")
+                .and_then(Value::as_u64)
+                .unwrap_or(min.max(1));
+            self.services.push(ServiceRec {
+                id: new_id.clone(),
+                project_id: project_id.to_owned(),
+                client_id: self.client_id.clone(),
+                name: host.clone(),
+                status: "CREATING".into(),
+                mode,
+                type_id: entry.name.into(),
+                type_name: entry.display.into(),
+                category: entry.category.api_name().into(),
+                version_name: resolved.version_name.clone(),
+                is_system: false,
+                subdomain_access: false,
+                ports: entry.ports.iter().map(|(port, protocol, http)| PortRec { port: *port, protocol: (*protocol).into(), http: *http }).collect(),
+                autoscaling: json!({ "verticalAutoscaling": null, "horizontalAutoscaling": { "minContainerCount": min, "maxContainerCount": max } }),
+                env,
+                created: now_text(),
+            });
+            let duration = self.config.process_duration;
+            let p = self.start_process(
+                project_id,
+                "stack.import",
+                &[&new_id],
+                Effect::SetStatus {
+                    service: new_id.clone(),
+                    status: final_status.into(),
+                },
+                None,
+                duration,
+            );
+            out.push(json!({ "id": new_id, "name": host, "error": null, "processes": [self.process_json(p, now)] }));
+        }
+        Ok(ok(
+            json!({ "projectId": project_id, "projectName": self.project_name(project_id), "serviceStacks": out }),
+        ))
+    }
+}

@@ -1,0 +1,441 @@
+//! The simulator's REST endpoints: the same paths, methods, bodies and error shapes as
+//! the Zerops API for the 24 operations zcp uses, the two that `zcli push` calls, and the
+//! log backend. State changes follow the platform: mutations start processes whose
+//! effects land when they finish.
+//!
+//! This module holds the state, token scoping and routing; each area's handlers live in a
+//! child module (`search`, `services`, `env`, `import`, `deploy`, `logs`).
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant, SystemTime};
+
+use serde_json::{Value, json};
+
+use super::faults::Rule;
+use super::http::{Request, Response};
+use super::model::{AppVersionRec, Effect, LogRec, ProcessRec, ProjectRec, ServiceRec};
+use crate::time::format_rfc3339;
+
+mod deploy;
+mod env;
+mod import;
+mod logs;
+mod search;
+mod services;
+
+/// Knobs that change the simulator's behaviour.
+#[derive(Debug, Clone)]
+pub struct SimConfig {
+    /// How long a process takes from creation to its end.
+    pub process_duration: Duration,
+    /// How long a build pipeline takes.
+    pub build_duration: Duration,
+    /// An env-file PUT replaces all user variables instead of upserting the given ones.
+    pub env_file_replaces: bool,
+    /// A scaling update answers with a process (else `{"process": null}`).
+    pub autoscaling_returns_process: bool,
+    /// The log access URL comes as `"GET http://..."`, as older API versions sent it.
+    pub log_url_with_method: bool,
+    /// The next N subdomain enables are rejected with `noSubdomainPorts`.
+    pub reject_subdomain_enables: u32,
+    /// Builds started over HTTP (`PUT /app-version/{id}/build-and-deploy`, as `zcli push`
+    /// does) fail with this reason; `None` lets them succeed.
+    pub build_failure: Option<String>,
+}
+
+impl Default for SimConfig {
+    fn default() -> SimConfig {
+        SimConfig {
+            process_duration: Duration::from_millis(300),
+            build_duration: Duration::from_millis(600),
+            env_file_replaces: false,
+            autoscaling_returns_process: true,
+            log_url_with_method: false,
+            reject_subdomain_enables: 0,
+            build_failure: None,
+        }
+    }
+}
+
+/// What a token may see.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TokenScope {
+    /// Every project of the client.
+    All,
+    /// Only these projects (a project-scoped token).
+    Projects(Vec<String>),
+    /// Revoked or expired: 401 `tokenExpired`.
+    Expired,
+}
+
+/// The initial platform state.
+#[derive(Debug, Clone, Default)]
+pub struct Seed {
+    pub client_id: String,
+    pub user_email: String,
+    pub user_name: String,
+    pub tokens: Vec<(String, TokenScope)>,
+    pub projects: Vec<ProjectRec>,
+    pub services: Vec<ServiceRec>,
+    pub processes: Vec<ProcessRec>,
+    pub app_versions: Vec<AppVersionRec>,
+    pub logs: Vec<LogRec>,
+}
+
+/// Everything the simulator knows.
+pub struct State {
+    pub config: SimConfig,
+    pub client_id: String,
+    pub user_email: String,
+    pub user_name: String,
+    pub tokens: HashMap<String, TokenScope>,
+    pub projects: Vec<ProjectRec>,
+    pub services: Vec<ServiceRec>,
+    pub processes: Vec<ProcessRec>,
+    pub app_versions: Vec<AppVersionRec>,
+    pub logs: Vec<LogRec>,
+    pub log_tokens: HashMap<String, String>,
+    pub faults: Vec<Rule>,
+    /// Search endpoints ignore the token's project scope (the live API bug).
+    pub search_leak: bool,
+    pub base_url: String,
+    pub counter: u64,
+    /// Every API request seen, as `METHOD /path` (for tests).
+    pub requests: Vec<String>,
+}
+
+fn error(status: u16, code: &str, message: &str, meta: Value) -> Response {
+    Response::json(
+        status,
+        &json!({ "error": { "code": code, "message": message, "meta": meta } }),
+    )
+}
+
+fn ok(body: Value) -> Response {
+    Response::json(200, &body)
+}
+
+fn now_text() -> String {
+    format_rfc3339(SystemTime::now())
+}
+
+type Outcome = Result<Response, Response>;
+
+impl State {
+    pub fn new(config: SimConfig, seed: Seed) -> State {
+        State {
+            config,
+            client_id: seed.client_id,
+            user_email: seed.user_email,
+            user_name: seed.user_name,
+            tokens: seed.tokens.into_iter().collect(),
+            projects: seed.projects,
+            services: seed.services,
+            processes: seed.processes,
+            app_versions: seed.app_versions,
+            logs: seed.logs,
+            log_tokens: HashMap::new(),
+            faults: Vec::new(),
+            search_leak: false,
+            base_url: String::new(),
+            counter: 1000,
+            requests: Vec::new(),
+        }
+    }
+
+    /// A fresh id, URL-safe and 22 characters long like the real ones.
+    pub fn new_id(&mut self, prefix: &str) -> String {
+        self.counter += 1;
+        format!(
+            "{prefix}{:0>width$}",
+            self.counter,
+            width = 22 - prefix.len()
+        )
+    }
+
+    fn project_name(&self, id: &str) -> String {
+        self.projects
+            .iter()
+            .find(|p| p.id == id)
+            .map(|p| p.name.clone())
+            .unwrap_or_default()
+    }
+
+    /// Applies the effects of processes that have finished by `now`.
+    pub fn tick(&mut self, now: Instant) {
+        let due: Vec<usize> = self
+            .processes
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| !p.applied && p.is_over(now))
+            .map(|(i, _)| i)
+            .collect();
+        for index in due {
+            self.processes[index].applied = true;
+            let process = self.processes[index].clone();
+            if process.canceled || process.failure.is_some() {
+                continue;
+            }
+            match process.effect {
+                Effect::None => {}
+                Effect::SetStatus { service, status } => {
+                    if let Some(s) = self.services.iter_mut().find(|s| s.id == service) {
+                        s.status = status;
+                    }
+                }
+                Effect::RemoveService { service } => self.services.retain(|s| s.id != service),
+                Effect::Subdomain { service, enabled } => {
+                    if let Some(s) = self.services.iter_mut().find(|s| s.id == service) {
+                        s.subdomain_access = enabled;
+                    }
+                }
+                Effect::ActivateVersion { version } => self.activate_version(&version),
+            }
+        }
+    }
+
+    fn activate_version(&mut self, version: &str) {
+        let Some(service_id) = self
+            .app_versions
+            .iter()
+            .find(|v| v.id == version)
+            .map(|v| v.service_id.clone())
+        else {
+            return;
+        };
+        for v in self
+            .app_versions
+            .iter_mut()
+            .filter(|v| v.service_id == service_id && v.id != version)
+        {
+            v.superseded = true;
+            if v.fixed_status.as_deref() == Some("ACTIVE") {
+                v.fixed_status = Some("BACKUP".into());
+            }
+        }
+        if let Some(service) = self.services.iter_mut().find(|s| s.id == service_id) {
+            service.status = "ACTIVE".into();
+        }
+    }
+
+    /// Starts a process with the configured duration.
+    pub fn start_process(
+        &mut self,
+        project_id: &str,
+        action: &str,
+        services: &[&str],
+        effect: Effect,
+        failure: Option<String>,
+        duration: Duration,
+    ) -> usize {
+        let id = self.new_id("proc");
+        let services = services
+            .iter()
+            .map(|sid| {
+                let name = self
+                    .services
+                    .iter()
+                    .find(|s| s.id == *sid)
+                    .map(|s| s.name.clone())
+                    .unwrap_or_default();
+                ((*sid).to_owned(), name)
+            })
+            .collect();
+        let sequence = i64::try_from(self.processes.len()).unwrap_or(0) + 1;
+        self.processes.push(ProcessRec {
+            id,
+            client_id: self.client_id.clone(),
+            project_id: project_id.to_owned(),
+            action: action.to_owned(),
+            services,
+            started_at: Instant::now(),
+            created: now_text(),
+            duration,
+            failure,
+            effect,
+            canceled: false,
+            applied: false,
+            created_by: self.user_name.clone(),
+            sequence,
+        });
+        self.processes.len() - 1
+    }
+
+    fn process_json(&self, index: usize, now: Instant) -> Value {
+        let p = &self.processes[index];
+        p.to_json(now, &self.project_name(&p.project_id))
+    }
+
+    /// The projects a token may touch directly.
+    fn scope(&self, req: &Request) -> Result<TokenScope, Response> {
+        let token = req
+            .header("authorization")
+            .and_then(|h| h.strip_prefix("Bearer "))
+            .map(str::trim)
+            .unwrap_or("");
+        match self.tokens.get(token) {
+            Some(TokenScope::Expired) => Err(error(
+                401,
+                "tokenExpired",
+                "The access token has expired.",
+                Value::Null,
+            )),
+            Some(scope) => Ok(scope.clone()),
+            None => Err(error(
+                401,
+                "notAuthorized",
+                "Invalid or missing access token.",
+                Value::Null,
+            )),
+        }
+    }
+
+    fn allowed(scope: &TokenScope, project_id: &str) -> bool {
+        match scope {
+            TokenScope::All => true,
+            TokenScope::Projects(ids) => ids.iter().any(|id| id == project_id),
+            TokenScope::Expired => false,
+        }
+    }
+
+    fn project(&self, scope: &TokenScope, id: &str) -> Result<usize, Response> {
+        let index = self
+            .projects
+            .iter()
+            .position(|p| p.id == id)
+            .ok_or_else(|| error(404, "projectNotFound", "Project not found.", Value::Null))?;
+        if !State::allowed(scope, id) {
+            return Err(error(
+                403,
+                "insufficientPermissions",
+                "Insufficient permissions.",
+                Value::Null,
+            ));
+        }
+        Ok(index)
+    }
+
+    fn service(&self, scope: &TokenScope, id: &str) -> Result<usize, Response> {
+        let index = self
+            .services
+            .iter()
+            .position(|s| s.id == id)
+            .ok_or_else(|| {
+                error(
+                    404,
+                    "serviceStackNotFound",
+                    "Service stack not found.",
+                    Value::Null,
+                )
+            })?;
+        if !State::allowed(scope, &self.services[index].project_id) {
+            return Err(error(
+                403,
+                "insufficientPermissions",
+                "Insufficient permissions.",
+                Value::Null,
+            ));
+        }
+        Ok(index)
+    }
+
+    /// Handles one API request (path below `/api/rest/public`).
+    pub fn handle_api(&mut self, req: &Request, path: &str, now: Instant) -> Response {
+        self.tick(now);
+        self.requests.push(format!("{} {path}", req.method));
+        match self.route(req, path, now) {
+            Ok(response) | Err(response) => response,
+        }
+    }
+
+    fn body(req: &Request) -> Result<Value, Response> {
+        if req.body.is_empty() {
+            return Ok(Value::Null);
+        }
+        serde_json::from_slice(&req.body).map_err(|e| {
+            error(
+                400,
+                "invalidUserInput",
+                &format!("Invalid JSON body: {e}"),
+                Value::Null,
+            )
+        })
+    }
+
+    fn route(&mut self, req: &Request, path: &str, now: Instant) -> Outcome {
+        let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+        let scope = self.scope(req)?;
+        let method = req.method.as_str();
+        match (method, segments.as_slice()) {
+            ("GET", ["user", "info"]) => Ok(self.user_info()),
+            ("POST", ["project", "search"]) => self.search_projects(req, &scope),
+            ("GET", ["project", id]) => {
+                Ok(ok(self.projects[self.project(&scope, id)?].to_json(false)))
+            }
+            ("POST", ["service-stack", "search"]) => self.search_services(req, &scope),
+            ("GET", ["service-stack", id]) => {
+                Ok(ok(self.services[self.service(&scope, id)?].to_json()))
+            }
+            ("PUT", ["service-stack", id, action @ ("start" | "stop" | "restart")]) => {
+                self.lifecycle(&scope, id, action, now)
+            }
+            ("PUT", ["service-stack", id, "autoscaling"]) => self.autoscaling(req, &scope, id, now),
+            ("GET", ["service-stack", id, "env"]) => {
+                let s = &self.services[self.service(&scope, id)?];
+                Ok(ok(
+                    json!({ "items": s.env.iter().map(|e| e.service_json(s)).collect::<Vec<_>>() }),
+                ))
+            }
+            ("PUT", ["service-stack", id, "user-data", "env-file"]) => {
+                self.env_file(req, &scope, id, now)
+            }
+            ("DELETE", ["user-data", id]) => self.delete_user_data(&scope, id, now),
+            ("POST", ["project", id, "env"]) => self.create_project_env(req, &scope, id, now),
+            ("DELETE", ["project-env", id]) => self.delete_project_env(&scope, id, now),
+            ("POST", ["project", id, "service-stack", "import"]) => {
+                self.import(req, &scope, id, now)
+            }
+            ("DELETE", ["service-stack", id]) => self.delete_service(&scope, id, now),
+            ("GET", ["process", id]) => {
+                let index = self.find_process(&scope, id)?;
+                Ok(ok(self.process_json(index, now)))
+            }
+            ("PUT", ["process", id, "cancel"]) => self.cancel(&scope, id, now),
+            (
+                "PUT",
+                [
+                    "service-stack",
+                    id,
+                    toggle @ ("enable-subdomain-access" | "disable-subdomain-access"),
+                ],
+            ) => self.subdomain(&scope, id, *toggle == "enable-subdomain-access", now),
+            ("GET", ["project", id, "log"]) => self.log_access(&scope, id),
+            ("POST", ["process", "search"]) => self.search_processes(req, &scope, now),
+            ("POST", ["app-version", "search"]) => self.search_app_versions(req, &scope, now),
+            ("POST", ["service-stack", id, "app-version"]) => self.create_app_version(&scope, id),
+            ("PUT", ["app-version", id, "build-and-deploy"]) => {
+                let failure = self.config.build_failure.clone();
+                self.build_and_deploy(&scope, id, failure, now)
+            }
+            _ => Err(error(
+                404,
+                "notFound",
+                &format!("No route for {method} {path}"),
+                Value::Null,
+            )),
+        }
+    }
+
+    fn user_info(&self) -> Response {
+        ok(json!({
+            "id": "user-demo", "email": self.user_email, "fullName": self.user_name,
+            "firstName": self.user_name.split(' ').next(), "lastName": null, "status": "ACTIVE",
+            "created": "2025-01-01T00:00:00.000000Z", "lastUpdate": "2025-01-01T00:00:00.000000Z",
+            "avatar": null, "language": {"id": "en", "name": "English"}, "passwordIsSet": true, "totpIsSet": false,
+            "clientUserList": [{
+                "id": "cu-demo", "clientId": self.client_id, "userId": "user-demo", "status": "ACTIVE", "roleCode": "OWNER",
+                "client": {"id": self.client_id, "accountName": "Demo account", "avatar": null}
+            }]
+        }))
+    }
+}

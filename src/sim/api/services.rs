@@ -1,0 +1,241 @@
+//! Service lifecycle, scaling, deletion, subdomain access and process cancellation.
+
+use std::time::Instant;
+
+use serde_json::{Value, json};
+
+use super::{Outcome, State, TokenScope, error, ok};
+use crate::sim::catalog::Category;
+use crate::sim::http::{Request, Response};
+use crate::sim::model::Effect;
+
+impl State {
+    pub(super) fn lifecycle(
+        &mut self,
+        scope: &TokenScope,
+        id: &str,
+        action: &str,
+        _now: Instant,
+    ) -> Outcome {
+        let index = self.service(scope, id)?;
+        let project = self.services[index].project_id.clone();
+        let (transition, end) = match action {
+            "start" => ("STARTING", "ACTIVE"),
+            "stop" => ("STOPPING", "STOPPED"),
+            _ => ("RESTARTING", "ACTIVE"),
+        };
+        self.services[index].status = transition.into();
+        let duration = self.config.process_duration;
+        let p = self.start_process(
+            &project,
+            &format!("stack.{action}"),
+            &[id],
+            Effect::SetStatus {
+                service: id.to_owned(),
+                status: end.into(),
+            },
+            None,
+            duration,
+        );
+        Ok(ok(self.process_json(p, Instant::now())))
+    }
+
+    pub(super) fn autoscaling(
+        &mut self,
+        req: &Request,
+        scope: &TokenScope,
+        id: &str,
+        now: Instant,
+    ) -> Outcome {
+        let index = self.service(scope, id)?;
+        let body = State::body(req)?;
+        let mode = body.get("mode").and_then(Value::as_str).unwrap_or("");
+        if mode != self.services[index].mode {
+            return Err(error(
+                400,
+                "serviceStackModeUpdateForbidden",
+                "mode update forbidden",
+                json!([{"code": "serviceStackModeUpdateForbidden", "error": "mode update forbidden", "metadata": {"mode": [format!("must stay {}", self.services[index].mode)]}}]),
+            ));
+        }
+        let custom = body
+            .get("customAutoscaling")
+            .cloned()
+            .unwrap_or(Value::Null);
+        if self.services[index].category == Category::Managed.api_name()
+            && custom
+                .get("horizontalAutoscaling")
+                .is_some_and(|h| !h.is_null())
+        {
+            return Err(error(
+                400,
+                "customHorizontalAutoscalingForbiddenForThisStackCategory",
+                "Horizontal scaling is not available for this service type.",
+                Value::Null,
+            ));
+        }
+        merge(&mut self.services[index].autoscaling, &custom);
+        if !self.config.autoscaling_returns_process {
+            return Ok(ok(json!({ "process": null })));
+        }
+        let project = self.services[index].project_id.clone();
+        let duration = self.config.process_duration;
+        let p = self.start_process(
+            &project,
+            "stack.updateAutoscaling",
+            &[id],
+            Effect::None,
+            None,
+            duration,
+        );
+        Ok(ok(json!({ "process": self.process_json(p, now) })))
+    }
+
+    pub(super) fn delete_service(&mut self, scope: &TokenScope, id: &str, now: Instant) -> Outcome {
+        let index = self.service(scope, id)?;
+        if self.services[index].is_system {
+            return Err(error(
+                400,
+                "serviceStackIsSystemNotSupported",
+                "System services cannot be deleted.",
+                Value::Null,
+            ));
+        }
+        self.services[index].status = "DELETING".into();
+        let project = self.services[index].project_id.clone();
+        let duration = self.config.process_duration;
+        let p = self.start_process(
+            &project,
+            "stack.delete",
+            &[id],
+            Effect::RemoveService {
+                service: id.to_owned(),
+            },
+            None,
+            duration,
+        );
+        Ok(ok(self.process_json(p, now)))
+    }
+
+    pub(super) fn find_process(&self, scope: &TokenScope, id: &str) -> Result<usize, Response> {
+        let index = self
+            .processes
+            .iter()
+            .position(|p| p.id == id)
+            .ok_or_else(|| error(404, "processNotFound", "Process not found.", Value::Null))?;
+        if !State::allowed(scope, &self.processes[index].project_id) {
+            return Err(error(
+                403,
+                "insufficientPermissions",
+                "Insufficient permissions.",
+                Value::Null,
+            ));
+        }
+        Ok(index)
+    }
+
+    pub(super) fn cancel(&mut self, scope: &TokenScope, id: &str, now: Instant) -> Outcome {
+        let index = self.find_process(scope, id)?;
+        if self.processes[index].is_over(now) {
+            return Err(error(
+                400,
+                "processIsAlreadyOver",
+                "The process is already over.",
+                Value::Null,
+            ));
+        }
+        self.processes[index].canceled = true;
+        Ok(ok(self.process_json(index, now)))
+    }
+
+    pub(super) fn subdomain(
+        &mut self,
+        scope: &TokenScope,
+        id: &str,
+        enable: bool,
+        now: Instant,
+    ) -> Outcome {
+        let index = self.service(scope, id)?;
+        let service = &self.services[index];
+        let has_http = service.ports.iter().any(|p| p.http);
+        let project = service.project_id.clone();
+        let duration = self.config.process_duration;
+        if enable {
+            if !has_http && service.category != Category::ObjectStorage.api_name() {
+                return Err(error(
+                    400,
+                    "serviceStackIsNotHttp",
+                    "The service has no HTTP port.",
+                    Value::Null,
+                ));
+            }
+            if self.config.reject_subdomain_enables > 0 {
+                self.config.reject_subdomain_enables -= 1;
+                return Err(error(
+                    400,
+                    "noSubdomainPorts",
+                    "No ports for subdomain access.",
+                    Value::Null,
+                ));
+            }
+            // A redundant enable is accepted and its process fails (the live behaviour).
+            let failure = service
+                .subdomain_access
+                .then(|| "noSubdomainPorts".to_owned());
+            let p = self.start_process(
+                &project,
+                "stack.enableSubdomainAccess",
+                &[id],
+                Effect::Subdomain {
+                    service: id.to_owned(),
+                    enabled: true,
+                },
+                failure,
+                duration,
+            );
+            Ok(ok(self.process_json(p, now)))
+        } else {
+            if !service.subdomain_access {
+                return Err(error(
+                    400,
+                    "serviceStackSubdomainAccessAlreadyDisabled",
+                    "Subdomain access is already disabled.",
+                    Value::Null,
+                ));
+            }
+            let p = self.start_process(
+                &project,
+                "stack.disableSubdomainAccess",
+                &[id],
+                Effect::Subdomain {
+                    service: id.to_owned(),
+                    enabled: false,
+                },
+                None,
+                duration,
+            );
+            Ok(ok(self.process_json(p, now)))
+        }
+    }
+}
+
+/// Overwrites the non-null leaves of `target` with those of `patch`.
+fn merge(target: &mut Value, patch: &Value) {
+    match (target, patch) {
+        (Value::Object(t), Value::Object(p)) => {
+            for (key, value) in p {
+                if value.is_null() {
+                    continue;
+                }
+                let slot = t.entry(key.clone()).or_insert(Value::Null);
+                if slot.is_object() && value.is_object() {
+                    merge(slot, value);
+                } else {
+                    *slot = value.clone();
+                }
+            }
+        }
+        (target, patch) if !patch.is_null() => *target = patch.clone(),
+        _ => {}
+    }
+}
