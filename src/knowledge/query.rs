@@ -239,10 +239,20 @@ pub fn plan(query: &str, lexicon: &Lexicon, known: impl Fn(&str) -> bool) -> Pla
                 extra.push(key);
             }
             extra.extend(alias(key).into_iter().flat_map(str::split_whitespace));
-            for text in extra {
+            let expansion: Vec<(&str, Vec<String>)> =
+                extra.into_iter().map(|t| (t, self::terms(t))).collect();
+            // A long expansion shares its weight, so it cannot drown the typed word
+            // ("npm ci" is about npm, not continuous integration).
+            let fresh = expansion
+                .iter()
+                .flat_map(|(_, terms)| terms)
+                .filter(|t| !plan.terms.iter().any(|q| &q.term == *t))
+                .count();
+            let weight = ALIAS_WEIGHT / (fresh.max(1) as f64).sqrt();
+            for (text, terms) in expansion {
                 let mut new = false;
-                for term in self::terms(text) {
-                    new |= plan.add(term, ALIAS_WEIGHT, false);
+                for term in terms {
+                    new |= plan.add(term, weight, false);
                 }
                 if new {
                     display.push(text);
@@ -368,7 +378,13 @@ mod tests {
         assert_eq!(plan.expanded.as_deref(), Some("redis valkey"));
         let plan = super::plan("PG", &lexicon(), known);
         assert!(plan.terms[0].original && plan.terms[0].term == "pg");
-        assert!(terms(&plan).contains(&("postgresql", ALIAS_WEIGHT)));
+        // Two fresh terms (postgresql, postgres) share the alias weight.
+        let shared = ALIAS_WEIGHT / 2f64.sqrt();
+        assert!(
+            terms(&plan).contains(&("postgresql", shared)),
+            "{:?}",
+            terms(&plan)
+        );
         assert_eq!(plan.expanded.as_deref(), Some("pg postgresql postgres"));
     }
 

@@ -21,6 +21,7 @@ pub const QUALITY: &[(&str, &[&str])] = &[
             "platform/infrastructure",
             "config/import-yml",
             "platform/containers-vs-vm",
+            "decisions/choose-runtime-base",
         ],
     ),
     ("elasticsaerch plugins", &["services/elasticsearch"]),
@@ -44,6 +45,7 @@ pub const QUALITY: &[(&str, &[&str])] = &[
             "platform/infrastructure",
             "config/import-yml",
             "platform/containers-vs-vm",
+            "decisions/choose-runtime-base",
         ],
     ),
     (
@@ -206,6 +208,7 @@ pub const QUALITY: &[(&str, &[&str])] = &[
             "platform/infrastructure",
             "config/import-yml",
             "platform/containers-vs-vm",
+            "decisions/choose-runtime-base",
         ],
     ),
     (
