@@ -14,8 +14,10 @@ pub const ORIGINAL_WEIGHT: f64 = 1.0;
 pub const ALIAS_WEIGHT: f64 = 0.8;
 /// Weight of a typo fix.
 pub const TYPO_WEIGHT: f64 = 0.9;
-/// Query words beyond this many are ignored (bounds the work an untrusted query causes).
+/// Query words beyond this many, and bytes beyond this many, are ignored: they bound the
+/// work an untrusted query can cause.
 pub const MAX_WORDS: usize = 32;
+pub const MAX_QUERY_BYTES: usize = 1024;
 /// Shortest word a typo fix is attempted for: shorter ones have too many neighbours.
 const MIN_TYPO_LEN: usize = 4;
 /// Most typo fixes added for one word.
@@ -197,9 +199,14 @@ impl Plan {
     }
 }
 
-/// Splits a query into lower-case words, keeping compounds (`nodejs@22`) whole.
+/// Splits a query into lower-case words, keeping compounds (`nodejs@22`) whole. Only the
+/// first [`MAX_QUERY_BYTES`] bytes count.
 pub fn words(query: &str) -> Vec<String> {
-    query
+    let mut end = query.len().min(MAX_QUERY_BYTES);
+    while !query.is_char_boundary(end) {
+        end -= 1;
+    }
+    query[..end]
         .split(|c: char| {
             !(c.is_alphanumeric() || matches!(c, '@' | '.' | '-' | '_' | '$' | '{' | '}'))
         })
@@ -288,6 +295,10 @@ pub fn plan(query: &str, lexicon: &Lexicon, known: impl Fn(&str) -> bool) -> Pla
 pub fn within_one_edit(a: &str, b: &str) -> bool {
     if a == b {
         return true;
+    }
+    // One edit changes the length by at most one character, four bytes.
+    if a.len().abs_diff(b.len()) > 4 {
+        return false;
     }
     if a.is_ascii() && b.is_ascii() {
         return one_edit(a.as_bytes(), b.as_bytes());
@@ -436,6 +447,8 @@ mod tests {
             ["zerops.yml", "db_password"]
         );
         assert_eq!(words(&"x ".repeat(100)).len(), MAX_WORDS);
+        let long = format!("{}é tail", "a".repeat(MAX_QUERY_BYTES - 1));
+        assert_eq!(words(&long), ["a".repeat(MAX_QUERY_BYTES - 1)]);
     }
 
     #[test]

@@ -157,6 +157,28 @@ fn limit_and_top_result() {
 }
 
 #[test]
+fn huge_and_odd_queries_are_answered() {
+    let store = small();
+    let huge = "postgresql ".repeat(100_000);
+    let r = store.search(&huge, 5);
+    assert_eq!(r.results[0].uri, "zerops://docs/services/postgresql");
+    assert_eq!(r.query.len(), huge.len());
+    for odd in [
+        "\0\u{1}",
+        "🚀🚀🚀",
+        "${}",
+        "@@@",
+        "...",
+        "-",
+        "a@",
+        "ł".repeat(5000).as_str(),
+    ] {
+        let r = store.search(odd, 5);
+        assert!(!r.suggestions.is_empty(), "{odd:?}");
+    }
+}
+
+#[test]
 fn response_serialises_in_camel_case_with_empty_lists() {
     let store = small();
     let empty = serde_json::to_value(store.search("qqqq", 5)).unwrap();
