@@ -287,14 +287,15 @@ impl Store {
         }
     }
 
-    /// The snippet of document `doc` for the query's terms (words the user typed weigh
-    /// more than added ones).
+    /// The snippet of document `doc` for the query's terms: rare terms and words the user
+    /// typed weigh more than common and added ones.
     fn snippet(&self, doc: usize, terms: &[(u32, &query::QueryTerm)]) -> String {
         let entry = &self.entries[doc];
         let mut matches: Vec<snippet::Match> = Vec::new();
         for &(id, term) in terms {
             let from = entry.occurrences.partition_point(|o| o.0 < id);
-            let weight = if term.original { 2.0 } else { 1.0 } * term.weight;
+            let rarity = bm25::idf(self.index.len(), self.index.postings(id).len());
+            let weight = if term.original { 2.0 } else { 1.0 } * term.weight * rarity;
             for &(_, start, end) in entry.occurrences[from..].iter().take_while(|o| o.0 == id) {
                 matches.push(snippet::Match {
                     start: start as usize,
