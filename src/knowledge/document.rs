@@ -142,7 +142,8 @@ impl Document {
             })
     }
 
-    /// Every `zerops://docs/...` URI written anywhere in the body.
+    /// Every `zerops://docs/...` URI written anywhere in the body (a sentence's full stop
+    /// after it is not part of it).
     pub fn links(&self) -> Vec<String> {
         let mut out = Vec::new();
         let mut rest = self.body();
@@ -151,7 +152,11 @@ impl Document {
             let end = tail[URI_PREFIX.len()..]
                 .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '/' | '-' | '_' | '.')))
                 .map_or(tail.len(), |e| e + URI_PREFIX.len());
-            out.push(tail[..end].trim_end_matches(['.', '/']).to_owned());
+            // A bare prefix (the template `zerops://docs/{+path}`) names no document.
+            let uri = tail[..end].trim_end_matches(['.', '/']);
+            if uri.len() > URI_PREFIX.len() {
+                out.push(uri.to_owned());
+            }
             rest = &tail[end..];
         }
         out
@@ -395,6 +400,13 @@ mod tests {
         assert_eq!(blocks[0].code, "services:\n  - hostname: db\n");
         assert_eq!(blocks[0].line, 15);
         assert_eq!(SAMPLE.lines().nth(14), Some("```yaml import.yml"));
+    }
+
+    #[test]
+    fn links_skip_the_template_and_punctuation() {
+        let md = "---\ntitle: T\n---\n# T\nRead zerops://docs/{+path} or zerops://docs/a/b. Or (zerops://docs/c/d).\n";
+        let doc = Document::parse("x/y", md).unwrap();
+        assert_eq!(doc.links(), ["zerops://docs/a/b", "zerops://docs/c/d"]);
     }
 
     #[test]
