@@ -292,7 +292,7 @@ impl Store {
     fn snippet(&self, doc: usize, terms: &[(u32, &query::QueryTerm)]) -> String {
         let entry = &self.entries[doc];
         let mut matches: Vec<snippet::Match> = Vec::new();
-        for &(id, term) in terms {
+        for (slot, &(id, term)) in (0u32..).zip(terms) {
             let from = entry.occurrences.partition_point(|o| o.0 < id);
             let rarity = bm25::idf(self.index.len(), self.index.postings(id).len());
             let weight = if term.original { 2.0 } else { 1.0 } * term.weight * rarity;
@@ -300,7 +300,7 @@ impl Store {
                 matches.push(snippet::Match {
                     start: start as usize,
                     end: end as usize,
-                    term: id,
+                    term: slot,
                     weight,
                 });
             }

@@ -18,7 +18,7 @@ const ELLIPSIS: &str = "...";
 pub struct Match {
     pub start: usize,
     pub end: usize,
-    /// Which query term (any id; distinct ids count separately).
+    /// Which query term, as a small index (the window keeps a counter per index).
     pub term: u32,
     pub weight: f64,
 }
