@@ -138,11 +138,20 @@ fn every_file_parses_and_is_embedded() {
         "unparseable documents:\n{}",
         errors.join("\n")
     );
+    let store = knowledge::store();
     assert_eq!(
-        knowledge::store().documents().len(),
+        store.documents().len(),
         files.len(),
         "the embedded set differs from embedded_docs/ (rebuild, or a duplicate path)"
     );
+    for (path, markdown) in &files {
+        let embedded = store.get(&format!("zerops://docs/{path}"));
+        assert_eq!(
+            embedded.map(|d| d.markdown.as_str()),
+            Some(markdown.as_str()),
+            "{path}: the embedded copy is stale (build.rs must rerun on embedded_docs changes)"
+        );
+    }
 }
 
 #[test]
