@@ -1,29 +1,29 @@
-//! The embedded Zerops knowledge base: markdown documents compiled into the binary
-//! (`embedded_docs/`), a BM25 index over title, keywords and content, query expansion,
-//! typo tolerance, snippets and suggestions. The store is built once, on first use (never
-//! at startup), so answering `initialize` costs nothing.
+//! The embedded Zerops knowledge base: the markdown documents of `embedded_docs/`
+//! compiled into the binary, a BM25 index over their title, keywords and content, and a
+//! search that expands aliases, forgives one-letter typos, cuts snippets and suggests.
+//!
+//! The store is built once, on the first call to [`store`] (never at startup, so the
+//! server answers `initialize` without paying for it), and is read-only afterwards.
 
-mod bm25;
+pub mod bm25;
 pub mod document;
 pub mod query;
-pub mod text;
+pub mod snippet;
+pub mod suggest;
+pub mod tokenize;
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use include_dir::{Dir, include_dir};
 use serde::Serialize;
 
-pub use document::{CodeBlock, Document, URI_PREFIX};
+pub use document::{CodeBlock, Document, DocumentError, URI_PREFIX};
 
 static EMBEDDED: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/embedded_docs");
 
-/// Weight of terms the aliases add (original terms weigh 1).
-const ALIAS_WEIGHT: f64 = 0.7;
-/// Weight of terms added by typo correction.
-const TYPO_WEIGHT: f64 = 0.8;
-/// Characters of context around a snippet's match.
-const SNIPPET_BEFORE: usize = 80;
-const SNIPPET_AFTER: usize = 240;
+/// Field boosts, in field order: title, keywords, content.
+const BOOSTS: [f64; 3] = [2.0, 1.5, 1.0];
 
 /// One search hit.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -31,16 +31,18 @@ const SNIPPET_AFTER: usize = 240;
 pub struct Hit {
     pub uri: String,
     pub title: String,
+    /// BM25 score, rounded to three decimals.
     pub score: f64,
     pub snippet: String,
 }
 
-/// The best document in full.
+/// The best hit in full, so an agent rarely needs a second call.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TopResult {
     pub uri: String,
     pub title: String,
+    /// The document's whole markdown.
     pub content: String,
 }
 
@@ -49,6 +51,7 @@ pub struct TopResult {
 #[serde(rename_all = "camelCase")]
 pub struct SearchResponse {
     pub query: String,
+    /// The query with the words aliases and typo fixes added; absent when none were.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expanded_query: Option<String>,
     pub results: Vec<Hit>,
@@ -57,19 +60,23 @@ pub struct SearchResponse {
     pub suggestions: Vec<String>,
 }
 
+/// What the store keeps per document besides the [`Document`] itself.
 struct Entry {
-    doc: Document,
-    body_terms: Vec<text::Term>,
+    /// Description and body as plain text (what snippets are cut from).
+    text: String,
+    /// Every term of `text` with its span, sorted by (term id, start).
+    occurrences: Vec<(u32, u32, u32)>,
 }
 
-/// All documents and their index.
+/// Every document and the index over them.
 pub struct Store {
-    entries: Vec<Entry>,
     documents: Vec<Document>,
+    entries: Vec<Entry>,
     index: bm25::Index,
+    lexicon: query::Lexicon,
 }
 
-/// The embedded store, built on first call.
+/// The embedded store, built on the first call.
 pub fn store() -> &'static Store {
     static STORE: OnceLock<Store> = OnceLock::new();
     STORE.get_or_init(|| {
@@ -79,11 +86,16 @@ pub fn store() -> &'static Store {
     })
 }
 
+/// `(path without .md, markdown)` for every markdown file under `dir`.
 fn collect(dir: &Dir<'_>, out: &mut Vec<(String, String)>) {
     for file in dir.files() {
         let path = file.path().to_string_lossy().replace('\\', "/");
-        if let (Some(stem), Some(text)) = (path.strip_suffix(".md"), file.contents_utf8()) {
-            out.push((stem.to_owned(), text.to_owned()));
+        let Some(path) = path.strip_suffix(".md") else {
+            continue;
+        };
+        match file.contents_utf8() {
+            Some(text) => out.push((path.to_owned(), text.to_owned())),
+            None => crate::warn!("knowledge", "{path}.md is not UTF-8; skipped"),
         }
     }
     for sub in dir.dirs() {
@@ -91,23 +103,21 @@ fn collect(dir: &Dir<'_>, out: &mut Vec<(String, String)>) {
     }
 }
 
-/// Checks an untrusted `zerops://docs/{+path}` URI and returns it normalised, or `None`
-/// for anything that could escape the document set (`..`, `.`, empty segments,
-/// percent-encoding, backslashes, absolute paths, unexpected characters).
+/// Checks an untrusted `zerops://docs/{+path}` URI and returns it normalised (a trailing
+/// `.md` dropped), or `None` for anything that could name something outside the document
+/// set: `.`/`..` or empty segments, percent-encoding of any kind (`%2e`, `%2f`, `%5c`),
+/// backslashes, absolute paths, or characters no document path uses.
 pub fn resolve_uri(uri: &str) -> Option<String> {
     let path = uri.strip_prefix(URI_PREFIX)?;
     let path = path.strip_suffix(".md").unwrap_or(path);
-    if path.is_empty() || path.starts_with('/') || path.contains('\\') || path.contains('%') {
+    if path.is_empty() || path.len() > 200 {
         return None;
     }
     for segment in path.split('/') {
-        if segment.is_empty() || segment == "." || segment == ".." {
-            return None;
-        }
-        if !segment
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-        {
+        let allowed = segment
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+        if segment.is_empty() || !allowed {
             return None;
         }
     }
@@ -115,52 +125,88 @@ pub fn resolve_uri(uri: &str) -> Option<String> {
 }
 
 impl Store {
-    /// Builds a store from `(path, markdown)` pairs; unparseable files are skipped with a
-    /// log line (the document-set test keeps the embedded set clean).
+    /// Builds a store from `(path, markdown)` pairs (`services/postgresql`, no `.md`).
+    /// A file that does not parse, or repeats a path, is skipped with a warning: the
+    /// document-set test keeps the embedded set free of both.
     pub fn from_documents(files: Vec<(String, String)>) -> Store {
-        let mut entries: Vec<Entry> = files
-            .iter()
-            .filter_map(|(path, markdown)| match Document::parse(path, markdown) {
-                Ok(doc) => Some(doc),
-                Err(err) => {
-                    crate::warn!("knowledge", "skipping a document: {}", err.0);
-                    None
+        let mut documents: Vec<Document> = Vec::with_capacity(files.len());
+        for (path, markdown) in files {
+            match Document::parse(&path, &markdown) {
+                Ok(doc) if documents.iter().any(|d| d.uri == doc.uri) => {
+                    crate::warn!("knowledge", "{path}: duplicate document; skipped");
                 }
-            })
-            .map(|doc| {
-                let body_terms = text::terms(doc.body());
-                Entry { doc, body_terms }
+                Ok(doc) => documents.push(doc),
+                Err(err) => crate::warn!("knowledge", "skipping a document: {err}"),
+            }
+        }
+        documents.sort_by(|a, b| a.uri.cmp(&b.uri));
+
+        let mut fields: Vec<Vec<Vec<String>>> = Vec::with_capacity(documents.len());
+        let mut texts: Vec<(String, Vec<tokenize::Token>)> = Vec::new();
+        // Title/keyword stems with the word first seen for each (for typo fixes).
+        let mut readable: HashMap<String, String> = HashMap::new();
+        for doc in &documents {
+            let keywords = doc.keywords.join(" , ");
+            for source in [doc.title.as_str(), keywords.as_str()] {
+                for token in tokenize::tokenize(source) {
+                    readable
+                        .entry(token.term)
+                        .or_insert_with(|| source[token.start..token.end].to_lowercase());
+                }
+            }
+            let text = format!(
+                "{}\n{}",
+                doc.description,
+                document::extract(doc.body()).text
+            );
+            let tokens = tokenize::tokenize(&text);
+            fields.push(vec![
+                tokenize::terms(&doc.title),
+                tokenize::terms(&keywords),
+                tokens.iter().map(|t| t.term.clone()).collect(),
+            ]);
+            texts.push((text, tokens));
+        }
+        let index = bm25::Index::build(&fields, &BOOSTS);
+        let lexicon = query::Lexicon::new(
+            documents
+                .iter()
+                .flat_map(|d| {
+                    [
+                        d.title.as_str(),
+                        d.description.as_str(),
+                        d.markdown.as_str(),
+                    ]
+                })
+                .chain(
+                    documents
+                        .iter()
+                        .flat_map(|d| d.keywords.iter().map(String::as_str)),
+                ),
+            readable,
+        );
+        let entries = texts
+            .into_iter()
+            .map(|(text, tokens)| {
+                let mut occurrences: Vec<(u32, u32, u32)> = tokens
+                    .iter()
+                    .filter_map(|t| {
+                        Some((
+                            index.id(&t.term)?,
+                            u32::try_from(t.start).ok()?,
+                            u32::try_from(t.end).ok()?,
+                        ))
+                    })
+                    .collect();
+                occurrences.sort_unstable();
+                Entry { text, occurrences }
             })
             .collect();
-        entries.sort_by(|a, b| a.doc.uri.cmp(&b.doc.uri));
-        let titles = entries
-            .iter()
-            .map(|e| {
-                text::terms(&e.doc.title)
-                    .into_iter()
-                    .map(|t| t.text)
-                    .collect()
-            })
-            .collect();
-        let keywords = entries
-            .iter()
-            .map(|e| {
-                text::terms(&e.doc.keywords.join(" , "))
-                    .into_iter()
-                    .map(|t| t.text)
-                    .collect()
-            })
-            .collect();
-        let content = entries
-            .iter()
-            .map(|e| e.body_terms.iter().map(|t| t.text.clone()).collect())
-            .collect();
-        let index = bm25::Index::build([titles, keywords, content]);
-        let documents = entries.iter().map(|e| e.doc.clone()).collect();
         Store {
-            entries,
             documents,
+            entries,
             index,
+            lexicon,
         }
     }
 
@@ -169,7 +215,7 @@ impl Store {
         &self.documents
     }
 
-    /// A document by exact URI.
+    /// A document by its exact URI (pass untrusted input through [`resolve_uri`] first).
     pub fn get(&self, uri: &str) -> Option<&Document> {
         self.documents
             .binary_search_by(|d| d.uri.as_str().cmp(uri))
@@ -177,292 +223,92 @@ impl Store {
             .map(|i| &self.documents[i])
     }
 
-    /// Ranks documents for `query` and returns up to `limit` hits.
+    /// Ranks the documents for `query` and returns at most `limit` hits, the best one in
+    /// full, and suggestions.
     pub fn search(&self, query: &str, limit: usize) -> SearchResponse {
-        let limit = limit.clamp(1, 20);
-        let originals = text::query_terms(query);
-        let words: Vec<String> = query
-            .split(|c: char| {
-                c.is_whitespace() || matches!(c, ',' | '?' | '!' | ';' | '(' | ')' | '"' | '\'')
-            })
-            .filter(|w| !w.is_empty())
-            .map(str::to_lowercase)
+        let plan = query::plan(query, &self.lexicon, |t| self.index.id(t).is_some());
+        let terms: Vec<(u32, &query::QueryTerm)> = plan
+            .terms
+            .iter()
+            .filter_map(|t| Some((self.index.id(&t.term)?, t)))
             .collect();
-        let mut terms: Vec<(String, f64)> = originals.iter().map(|t| (t.clone(), 1.0)).collect();
-        let mut added = false;
-        for word in &words {
-            if let Some(extra) = query::expand(word) {
-                for term in text::query_terms(extra) {
-                    if !terms.iter().any(|(t, _)| *t == term) {
-                        terms.push((term, ALIAS_WEIGHT));
-                        added = true;
-                    }
-                }
-            }
+        let mut scores = vec![0.0; self.documents.len()];
+        for (id, term) in &terms {
+            self.index.accumulate(*id, term.weight, &mut scores);
         }
-        // One-letter typos in words the documents never use.
-        for original in &originals {
-            if self.index.knows(original)
-                || original.chars().count() < 4
-                || !original.chars().all(char::is_alphabetic)
-            {
-                continue;
-            }
-            let allowed = if original.chars().count() >= 8 { 2 } else { 1 };
-            let mut fixes: Vec<&str> = self
-                .index
-                .vocabulary()
-                .filter(|v| {
-                    v.chars().all(char::is_alphabetic)
-                        && v.len().abs_diff(original.len()) <= allowed
-                })
-                .filter(|v| edit_distance(original, v) <= allowed)
-                .collect();
-            fixes.sort_unstable();
-            fixes.dedup();
-            for fix in fixes.into_iter().take(3) {
-                if !terms.iter().any(|(t, _)| t == fix) {
-                    terms.push((fix.to_owned(), TYPO_WEIGHT));
-                    added = true;
-                }
-            }
-        }
-        let scores = self.index.scores(&terms);
         let mut ranked: Vec<(usize, f64)> = scores
             .iter()
             .copied()
             .enumerate()
             .filter(|(_, s)| *s > 0.0)
             .collect();
-        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        ranked.truncate(limit);
-        let snippet_terms: Vec<&str> = terms.iter().map(|(t, _)| t.as_str()).collect();
+        // Highest score first; ties by URI (the documents are sorted by it). Only the
+        // hits returned need a full sort.
+        let order = |a: &(usize, f64), b: &(usize, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+        if limit < ranked.len() {
+            ranked.select_nth_unstable_by(limit, order);
+            ranked.truncate(limit);
+        }
+        ranked.sort_by(order);
         let results: Vec<Hit> = ranked
             .iter()
-            .map(|&(i, score)| Hit {
-                uri: self.entries[i].doc.uri.clone(),
-                title: self.entries[i].doc.title.clone(),
+            .map(|&(doc, score)| Hit {
+                uri: self.documents[doc].uri.clone(),
+                title: self.documents[doc].title.clone(),
                 score: (score * 1000.0).round() / 1000.0,
-                snippet: self.snippet(&self.entries[i], &snippet_terms),
+                snippet: self.snippet(doc, &terms),
             })
             .collect();
-        let top_result = ranked.first().map(|&(i, _)| TopResult {
-            uri: self.entries[i].doc.uri.clone(),
-            title: self.entries[i].doc.title.clone(),
-            content: self.entries[i].doc.markdown.clone(),
+        let top_result = ranked.first().map(|&(doc, _)| TopResult {
+            uri: self.documents[doc].uri.clone(),
+            title: self.documents[doc].title.clone(),
+            content: self.documents[doc].markdown.clone(),
         });
-        let mut suggestions: Vec<String> = query::unsupported_messages(&words)
-            .into_iter()
-            .map(str::to_owned)
-            .collect();
-        if results.is_empty() {
-            suggestions.push(format!(
-                "No results for '{}'. Try broader terms: a service or runtime name (postgresql, nodejs), 'zerops.yml', 'import.yml', 'environment variables' or 'troubleshoot'.",
-                query.trim()
-            ));
-        } else if let Some(&(top, _)) = ranked.first() {
-            for uri in self.entries[top].doc.see_also.iter().take(3) {
-                suggestions.push(format!("Related: {uri}"));
+        let mut suggestions: Vec<String> =
+            suggest::unsupported(&plan.words, |w| self.lexicon.has_word(w))
+                .into_iter()
+                .map(str::to_owned)
+                .collect();
+        if let Some(&(top, _)) = ranked.first() {
+            for uri in &self.documents[top].see_also {
+                let title = self.get(uri).map(|d| d.title.as_str());
+                suggestions.push(suggest::related(uri, title));
             }
+        } else if suggestions.is_empty() {
+            suggestions.push(suggest::nothing_found(query.trim()));
         }
-        suggestions.truncate(5);
+        suggestions.truncate(suggest::MAX_SUGGESTIONS);
         SearchResponse {
             query: query.to_owned(),
-            expanded_query: added.then(|| {
-                terms
-                    .iter()
-                    .map(|(t, _)| t.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            }),
+            expanded_query: plan.expanded,
             results,
             top_result,
             suggestions,
         }
     }
 
-    /// Text around the first occurrence of a query term in the body (the first lines
-    /// repeat the title, so a later match is preferred when one exists).
-    fn snippet(&self, entry: &Entry, terms: &[&str]) -> String {
-        let body = entry.doc.body();
-        let heading_end = body.find('\n').unwrap_or(0);
-        let hits: Vec<usize> = entry
-            .body_terms
-            .iter()
-            .filter(|t| terms.contains(&t.text.as_str()))
-            .map(|t| t.offset)
-            .collect();
-        let at = hits
-            .iter()
-            .copied()
-            .find(|&o| o > heading_end)
-            .or_else(|| hits.first().copied())
-            .unwrap_or(heading_end);
-        window(body, at)
-    }
-}
-
-/// A cleaned window of `text` around byte `at`, cut on character (and word) boundaries.
-fn window(text: &str, at: usize) -> String {
-    let mut start = at.saturating_sub(SNIPPET_BEFORE);
-    while start > 0 && !text.is_char_boundary(start) {
-        start -= 1;
-    }
-    let mut end = (at + SNIPPET_AFTER).min(text.len());
-    while end < text.len() && !text.is_char_boundary(end) {
-        end += 1;
-    }
-    let mut slice = &text[start..end];
-    if start > 0
-        && let Some(space) = slice.find(char::is_whitespace)
-    {
-        slice = &slice[space..];
-    }
-    if end < text.len()
-        && let Some(space) = slice.rfind(char::is_whitespace)
-    {
-        slice = &slice[..space];
-    }
-    let cleaned: String = slice
-        .chars()
-        .filter(|c| !matches!(c, '#' | '`' | '*' | '|' | '>'))
-        .map(|c| if c.is_whitespace() { ' ' } else { c })
-        .collect();
-    let collapsed = cleaned.split_whitespace().collect::<Vec<_>>().join(" ");
-    format!(
-        "{}{}{}",
-        if start > 0 { "..." } else { "" },
-        collapsed,
-        if end < text.len() { "..." } else { "" }
-    )
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    let mut current = vec![0; b.len() + 1];
-    for i in 1..=a.len() {
-        current[0] = i;
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            current[j] = (previous[j] + 1)
-                .min(current[j - 1] + 1)
-                .min(previous[j - 1] + cost);
+    /// The snippet of document `doc` for the query's terms: rare terms and words the user
+    /// typed weigh more than common and added ones.
+    fn snippet(&self, doc: usize, terms: &[(u32, &query::QueryTerm)]) -> String {
+        let entry = &self.entries[doc];
+        let mut matches: Vec<snippet::Match> = Vec::new();
+        for (slot, &(id, term)) in (0u32..).zip(terms) {
+            let from = entry.occurrences.partition_point(|o| o.0 < id);
+            let rarity = bm25::idf(self.index.len(), self.index.postings(id).len());
+            let weight = if term.original { 2.0 } else { 1.0 } * term.weight * rarity;
+            for &(_, start, end) in entry.occurrences[from..].iter().take_while(|o| o.0 == id) {
+                matches.push(snippet::Match {
+                    start: start as usize,
+                    end: end as usize,
+                    term: slot,
+                    weight,
+                });
+            }
         }
-        std::mem::swap(&mut previous, &mut current);
+        matches.sort_by_key(|m| m.start);
+        snippet::make(&entry.text, &matches, &self.documents[doc].description)
     }
-    previous[b.len()]
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn doc(path: &str, title: &str, keywords: &str, body: &str) -> (String, String) {
-        (
-            path.to_owned(),
-            format!(
-                "---\ntitle: {title}\ndescription: d\nkeywords: [{keywords}]\n---\n\n# {title}\n\n{body}\n"
-            ),
-        )
-    }
-
-    fn small() -> Store {
-        Store::from_documents(vec![
-            doc(
-                "services/postgresql",
-                "PostgreSQL on Zerops",
-                "postgresql, database",
-                "Connect with ${db_connectionString}. Deploying apps that use postgresql is easy.\n\n## See Also\n- zerops://docs/services/mariadb",
-            ),
-            doc(
-                "services/mariadb",
-                "MariaDB on Zerops",
-                "mariadb, mysql",
-                "MySQL-compatible database.",
-            ),
-            doc(
-                "runtimes/nodejs",
-                "Node.js on Zerops",
-                "nodejs, node",
-                "Use nodejs@22. Deploy with zcli push. Ünïcödé text around deploy ✓.",
-            ),
-        ])
-    }
-
-    #[test]
-    fn ranks_titles_aliases_and_stems() {
-        let store = small();
-        let r = store.search("postgres", 5);
-        assert_eq!(r.results[0].uri, "zerops://docs/services/postgresql");
-        assert!(r.expanded_query.is_some(), "the alias added postgresql");
-        assert_eq!(
-            r.top_result.unwrap().uri,
-            "zerops://docs/services/postgresql"
-        );
-        assert_eq!(
-            r.suggestions,
-            vec!["Related: zerops://docs/services/mariadb"]
-        );
-        let r = store.search("deploying node", 5);
-        assert_eq!(r.results[0].uri, "zerops://docs/runtimes/nodejs");
-        let r = store.search("nodejs@22", 5);
-        assert_eq!(r.results[0].uri, "zerops://docs/runtimes/nodejs");
-    }
-
-    #[test]
-    fn typos_unsupported_and_nothing_found() {
-        let store = small();
-        assert_eq!(
-            store.search("postgresqll", 5).results[0].uri,
-            "zerops://docs/services/postgresql"
-        );
-        let r = store.search("mongodb", 5);
-        assert!(r.suggestions[0].contains("PostgreSQL"));
-        let r = store.search("qqqqzzzz", 5);
-        assert!(r.results.is_empty());
-        assert!(r.top_result.is_none());
-        assert!(r.suggestions[0].starts_with("No results"));
-        let json = serde_json::to_value(&r).unwrap();
-        assert_eq!(json["results"], serde_json::json!([]));
-    }
-
-    #[test]
-    fn snippets_respect_utf8() {
-        let store = small();
-        for q in ["deploy", "unicode", "push"] {
-            for hit in store.search(q, 5).results {
-                assert!(!hit.snippet.is_empty());
-            }
-        }
-        let w = window(&"é".repeat(400), 301);
-        assert!(w.starts_with("...") && w.ends_with("..."));
-    }
-
-    #[test]
-    fn uri_resolution_refuses_escapes() {
-        assert_eq!(
-            resolve_uri("zerops://docs/services/postgresql").as_deref(),
-            Some("zerops://docs/services/postgresql")
-        );
-        assert_eq!(
-            resolve_uri("zerops://docs/services/postgresql.md").as_deref(),
-            Some("zerops://docs/services/postgresql")
-        );
-        for bad in [
-            "zerops://docs/../../etc/passwd",
-            "zerops://docs/services/../x",
-            "zerops://docs/%2e%2e/x",
-            "zerops://docs/%2E%2E%2Fetc",
-            "zerops://docs//etc/passwd",
-            "zerops://docs/services\\x",
-            "zerops://docs/./x",
-            "zerops://docs/",
-            "file:///etc/passwd",
-            "zerops://docs/Services/X",
-        ] {
-            assert_eq!(resolve_uri(bad), None, "{bad}");
-        }
-    }
-}
+mod tests;

@@ -1,0 +1,285 @@
+//! Store-level tests on small hand-made corpora: ranking, aliases, typos, suggestions,
+//! response shape and URI resolution.
+
+use super::*;
+
+fn doc(path: &str, title: &str, keywords: &str, body: &str) -> (String, String) {
+    (
+        path.to_owned(),
+        format!(
+            "---\ntitle: {title}\ndescription: About {title}.\nkeywords: [{keywords}]\n---\n\n# {title}\n\n{body}\n"
+        ),
+    )
+}
+
+fn small() -> Store {
+    Store::from_documents(vec![
+        doc(
+            "services/postgresql",
+            "PostgreSQL on Zerops",
+            "postgresql, postgres, database, connection string",
+            "Read ${db_connectionString}. Deploying apps that use a database is easy.\n\n## See Also\n- zerops://docs/services/mariadb\n- zerops://docs/runtimes/nodejs",
+        ),
+        doc(
+            "services/mariadb",
+            "MariaDB on Zerops",
+            "mariadb, mysql, database",
+            "A MySQL-compatible database on port 3306.",
+        ),
+        doc(
+            "runtimes/nodejs",
+            "Node.js on Zerops",
+            "nodejs, node, javascript",
+            "Use `nodejs@22` as the build base. Deploy with zcli push. Žluťoučký kůň deploys ✓.",
+        ),
+        doc(
+            "services/valkey",
+            "Valkey on Zerops",
+            "valkey, cache, session",
+            "A Redis-compatible cache for sessions.",
+        ),
+    ])
+}
+
+fn top(store: &Store, query: &str) -> String {
+    store
+        .search(query, 5)
+        .results
+        .first()
+        .map(|h| h.uri.trim_start_matches(URI_PREFIX).to_owned())
+        .unwrap_or_default()
+}
+
+#[test]
+fn documents_are_sorted_and_found_by_exact_uri() {
+    let store = small();
+    let uris: Vec<&str> = store.documents().iter().map(|d| d.uri.as_str()).collect();
+    let mut sorted = uris.clone();
+    sorted.sort_unstable();
+    assert_eq!(uris, sorted);
+    assert_eq!(store.documents().len(), 4);
+    assert!(store.get("zerops://docs/services/mariadb").is_some());
+    assert!(store.get("zerops://docs/services/mongodb").is_none());
+    assert!(store.get("services/mariadb").is_none());
+}
+
+#[test]
+fn broken_and_duplicate_files_are_skipped() {
+    let store = Store::from_documents(vec![
+        doc("a/one", "One", "x, y, z", "body"),
+        ("a/two".into(), "# no front matter".into()),
+        doc("a/one", "Again", "x, y, z", "body"),
+    ]);
+    assert_eq!(store.documents().len(), 1);
+    assert_eq!(store.documents()[0].title, "One");
+}
+
+#[test]
+fn ranks_by_title_keywords_and_content() {
+    let store = small();
+    assert_eq!(top(&store, "postgresql"), "services/postgresql");
+    assert_eq!(top(&store, "mariadb"), "services/mariadb");
+    assert_eq!(top(&store, "valkey cache"), "services/valkey");
+    assert_eq!(top(&store, "nodejs@22"), "runtimes/nodejs");
+    // Stemming: "deploying" and "deploys" meet "deploy".
+    let r = store.search("deploy", 5);
+    let uris: Vec<&str> = r.results.iter().map(|h| h.uri.as_str()).collect();
+    assert!(uris.contains(&"zerops://docs/runtimes/nodejs"), "{uris:?}");
+    assert!(
+        uris.contains(&"zerops://docs/services/postgresql"),
+        "{uris:?}"
+    );
+    // Scores are rounded and descending.
+    for pair in r.results.windows(2) {
+        assert!(pair[0].score >= pair[1].score);
+    }
+    for hit in &r.results {
+        assert_eq!((hit.score * 1000.0).round() / 1000.0, hit.score);
+    }
+}
+
+#[test]
+fn aliases_and_typos_expand_the_query() {
+    let store = small();
+    let r = store.search("redis", 5);
+    assert_eq!(r.expanded_query.as_deref(), Some("redis valkey"));
+    assert_eq!(r.results[0].uri, "zerops://docs/services/valkey");
+    let r = store.search("postgre connction", 5);
+    assert_eq!(r.results[0].uri, "zerops://docs/services/postgresql");
+    let expanded = r.expanded_query.unwrap();
+    assert!(expanded.contains("connection"), "{expanded}");
+    assert_eq!(store.search("mariadb", 5).expanded_query, None);
+}
+
+#[test]
+fn suggestions() {
+    let store = small();
+    // The top document's See Also, with titles where known.
+    let r = store.search("postgresql", 5);
+    assert_eq!(
+        r.suggestions,
+        [
+            "Related: zerops://docs/services/mariadb (MariaDB on Zerops)",
+            "Related: zerops://docs/runtimes/nodejs (Node.js on Zerops)"
+        ]
+    );
+    // Unsupported services are named even though documents match.
+    let r = store.search("mysql database", 5);
+    assert!(!r.results.is_empty());
+    assert!(r.suggestions[0].contains("MariaDB"), "{:?}", r.suggestions);
+    // Nothing at all.
+    let r = store.search("qqqq zzzz", 5);
+    assert!(r.results.is_empty() && r.top_result.is_none());
+    assert_eq!(r.suggestions.len(), 1);
+    assert!(r.suggestions[0].starts_with("No results for 'qqqq zzzz'"));
+    // An unsupported service nothing mentions still gets its answer (and no "No results").
+    let r = store.search("mongodb", 5);
+    assert!(r.results.is_empty());
+    assert!(
+        r.suggestions[0].contains("PostgreSQL"),
+        "{:?}",
+        r.suggestions
+    );
+    assert_eq!(r.suggestions.len(), 1);
+}
+
+#[test]
+fn limit_and_top_result() {
+    let store = small();
+    let r = store.search("zerops", 2);
+    assert_eq!(r.results.len(), 2);
+    let top = r.top_result.unwrap();
+    assert_eq!(top.uri, r.results[0].uri);
+    assert_eq!(top.content, store.get(&top.uri).unwrap().markdown);
+    assert!(store.search("zerops", 0).results.is_empty());
+    assert!(store.search("", 5).results.is_empty());
+    assert!(store.search("the and of", 5).results.is_empty());
+}
+
+#[test]
+fn huge_and_odd_queries_are_answered() {
+    let store = small();
+    let huge = "postgresql ".repeat(100_000);
+    let r = store.search(&huge, 5);
+    assert_eq!(r.results[0].uri, "zerops://docs/services/postgresql");
+    assert_eq!(r.query.len(), huge.len());
+    for odd in [
+        "\0\u{1}",
+        "🚀🚀🚀",
+        "${}",
+        "@@@",
+        "...",
+        "-",
+        "a@",
+        "ł".repeat(5000).as_str(),
+    ] {
+        let r = store.search(odd, 5);
+        assert!(!r.suggestions.is_empty(), "{odd:?}");
+    }
+}
+
+#[test]
+fn response_serialises_in_camel_case_with_empty_lists() {
+    let store = small();
+    let empty = serde_json::to_value(store.search("qqqq", 5)).unwrap();
+    assert_eq!(empty["results"], serde_json::json!([]));
+    assert!(empty.get("topResult").is_none() && empty.get("expandedQuery").is_none());
+    let full = serde_json::to_value(store.search("redis", 5)).unwrap();
+    assert_eq!(full["query"], "redis");
+    assert_eq!(full["expandedQuery"], "redis valkey");
+    assert!(
+        full["topResult"]["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("---")
+    );
+    let hit = &full["results"][0];
+    for key in ["uri", "title", "score", "snippet"] {
+        assert!(hit.get(key).is_some(), "{key}");
+    }
+}
+
+#[test]
+fn snippets_come_from_text_and_respect_utf8() {
+    let store = small();
+    let r = store.search("žluťoučký", 5);
+    assert_eq!(r.results[0].uri, "zerops://docs/runtimes/nodejs");
+    assert!(
+        r.results[0].snippet.contains("Žluťoučký kůň"),
+        "{}",
+        r.results[0].snippet
+    );
+    let r = store.search("connection string", 5);
+    let snippet = &r.results[0].snippet;
+    assert!(snippet.contains("db_connectionString"), "{snippet}");
+    assert!(
+        !snippet.contains('`') && !snippet.contains("# "),
+        "{snippet}"
+    );
+    // A hit matched only in title or keywords shows its description or opening text.
+    let r = store.search("session", 5);
+    assert!(!r.results[0].snippet.is_empty());
+}
+
+#[test]
+fn resolve_uri_accepts_document_paths() {
+    for (input, want) in [
+        (
+            "zerops://docs/services/postgresql",
+            "zerops://docs/services/postgresql",
+        ),
+        (
+            "zerops://docs/services/postgresql.md",
+            "zerops://docs/services/postgresql",
+        ),
+        (
+            "zerops://docs/config/zerops-yml",
+            "zerops://docs/config/zerops-yml",
+        ),
+        ("zerops://docs/a/b/c1", "zerops://docs/a/b/c1"),
+    ] {
+        assert_eq!(resolve_uri(input).as_deref(), Some(want), "{input}");
+    }
+}
+
+#[test]
+fn resolve_uri_refuses_escapes() {
+    for bad in [
+        "zerops://docs/../../etc/passwd",
+        "zerops://docs/services/../../../etc/passwd",
+        "zerops://docs/services/..",
+        "zerops://docs/./services/postgresql",
+        "zerops://docs/%2e%2e/%2e%2e/etc/passwd",
+        "zerops://docs/%2E%2E%2Fetc%2Fpasswd",
+        "zerops://docs/services%2fpostgresql",
+        "zerops://docs/services%2Fpostgresql",
+        "zerops://docs/..%5c..%5cwindows",
+        "zerops://docs/..%5C..%5Cwindows",
+        "zerops://docs/%252e%252e/etc",
+        "zerops://docs//etc/passwd",
+        "zerops://docs/services//postgresql",
+        "zerops://docs/services/postgresql/",
+        "zerops://docs/services\\postgresql",
+        "zerops://docs/..\\..\\etc",
+        "zerops://docs/C:/Windows",
+        "zerops://docs/",
+        "zerops://docs",
+        "zerops://docs/.md",
+        "zerops://docs/Services/PostgreSQL",
+        "zerops://docs/services/postgresql?x=1",
+        "zerops://docs/services/postgresql#top",
+        "zerops://docs/services/post gresql",
+        "zerops://docs/services/postgresql\0",
+        "zerops://docs/sërvices/x",
+        "file:///etc/passwd",
+        "/etc/passwd",
+        "zerops://other/services/postgresql",
+        "ZEROPS://docs/services/postgresql",
+    ] {
+        assert_eq!(resolve_uri(bad), None, "{bad:?}");
+    }
+    assert_eq!(
+        resolve_uri(&format!("zerops://docs/{}", "a".repeat(500))),
+        None
+    );
+}
