@@ -138,7 +138,8 @@ pub fn serve(options: Options, out: Box<dyn Write + Send>) -> ExitCode {
         }
         builder = builder
             .instructions(tools::INSTRUCTIONS)
-            .argument_error(Arc::new(tools::argument_error));
+            .argument_error(Arc::new(tools::argument_error))
+            .resources(Arc::new(tools::knowledge::DocsResources));
     }
     let server = builder.build(out);
     let handle = server.signal_handle();
