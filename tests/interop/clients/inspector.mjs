@@ -1,7 +1,7 @@
 // MCP Inspector in CLI mode: one `npx @modelcontextprotocol/inspector --cli` run per method,
 // each spawning the server afresh from a session config file. argv[2] is the protocol era
 // ("legacy", the Inspector's default for ad-hoc runs, or "auto").
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkResult, loadConfig, report, resultText } from '../lib/steps.mjs';
@@ -15,9 +15,10 @@ writeFileSync(
   JSON.stringify({ mcpServers: { zcp: { command: cfg.command, args: cfg.args, env: cfg.env } } }),
 );
 
-const RUN_TIMEOUT_MS = 30000;
+const RUN_TIMEOUT_MS = 15000;
+let stalled = false; // after one run times out, the rest are skipped to keep the suite bounded
 
-/** Runs one Inspector CLI invocation; returns {code, json, stderr}. */
+/** Runs one Inspector CLI invocation; resolves to {code, signal, json, stdout, stderr}. */
 function inspector(extra) {
   const args = [
     '--no-install', '@modelcontextprotocol/inspector', '--cli',
@@ -25,36 +26,58 @@ function inspector(extra) {
     '--protocol-era', era, '--format', 'json',
     ...extra,
   ];
-  const out = spawnSync('npx', args, {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: RUN_TIMEOUT_MS,
-    // Keep the Inspector's keychain probing quiet and its files out of the real home.
-    env: { ...process.env, MCP_INSPECTOR_SECRET_STORE: 'memory', HOME: cfg.recordDir },
+  return new Promise((resolve) => {
+    const child = spawn('npx', args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group, so a timeout can stop npx and the Inspector under it.
+      detached: true,
+      // Keep the Inspector's keychain probing quiet and its files out of the real home.
+      env: { ...process.env, MCP_INSPECTOR_SECRET_STORE: 'memory', HOME: cfg.recordDir },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, RUN_TIMEOUT_MS);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      let json;
+      try {
+        json = JSON.parse(stdout);
+      } catch {
+        json = undefined;
+      }
+      resolve({ code, signal, json, stdout, stderr });
+    });
   });
-  let json;
-  try {
-    json = JSON.parse(out.stdout);
-  } catch {
-    json = undefined;
-  }
-  return { code: out.status, signal: out.signal, json, stdout: out.stdout, stderr: out.stderr };
 }
 
-function step(name, extra, check) {
+async function step(name, extra, check) {
+  if (stalled) {
+    report(name, false, 0, 'skipped: an earlier Inspector run timed out');
+    return;
+  }
   const t0 = performance.now();
-  const run = inspector(extra);
+  const run = await inspector(extra);
   const problems = [];
   let detail = '';
-  if (run.signal) problems.push(`inspector killed by ${run.signal} (timeout ${RUN_TIMEOUT_MS} ms?)`);
-  else if (run.json === undefined) problems.push(`exit ${run.code}, stdout is not JSON: ${run.stdout.slice(0, 300)} ${run.stderr.slice(-500)}`);
+  if (run.signal) {
+    stalled = true;
+    problems.push(`no result within ${RUN_TIMEOUT_MS} ms (inspector killed by ${run.signal})`);
+  } else if (run.json === undefined) problems.push(`exit ${run.code}, stdout is not JSON: ${run.stdout.slice(0, 300)} ${run.stderr.slice(-500)}`);
   else detail = check(run, problems) ?? '';
   report(name, problems.length === 0, performance.now() - t0, problems.length ? problems.join('; ') : detail);
 }
 
 const NAME_RE = /^[a-zA-Z0-9_-]{1,64}$/;
 
-step('tools/list', ['--method', 'tools/list'], (run, problems) => {
+await step('tools/list', ['--method', 'tools/list'], (run, problems) => {
   if (run.code !== 0) problems.push(`exit code ${run.code}: ${JSON.stringify(run.json).slice(0, 300)}`);
   const tools = run.json.result?.tools ?? [];
   const names = tools.map((t) => t.name);
@@ -68,7 +91,7 @@ step('tools/list', ['--method', 'tools/list'], (run, problems) => {
 });
 
 for (const call of sc.calls ?? []) {
-  step(`call:${call.label}`, ['--method', 'tools/call', '--tool-name', call.tool, '--tool-args-json', JSON.stringify(call.arguments)], (run, problems) => {
+  await step(`call:${call.label}`, ['--method', 'tools/call', '--tool-name', call.tool, '--tool-args-json', JSON.stringify(call.arguments)], (run, problems) => {
     const result = run.json.result;
     if (!result) {
       problems.push(`no result: ${JSON.stringify(run.json).slice(0, 300)}`);
@@ -84,7 +107,7 @@ for (const call of sc.calls ?? []) {
 
 if (sc.badArguments) {
   const b = sc.badArguments;
-  step('bad-args', ['--method', 'tools/call', '--tool-name', b.tool, '--tool-args-json', JSON.stringify(b.arguments)], (run, problems) => {
+  await step('bad-args', ['--method', 'tools/call', '--tool-name', b.tool, '--tool-args-json', JSON.stringify(b.arguments)], (run, problems) => {
     const result = run.json.result;
     if (!result) {
       problems.push(`no result (protocol error instead of isError?): ${JSON.stringify(run.json).slice(0, 300)}`);
@@ -99,13 +122,13 @@ if (sc.badArguments) {
 }
 
 if (sc.resources) {
-  step('resources/list', ['--method', 'resources/list'], (run, problems) => {
+  await step('resources/list', ['--method', 'resources/list'], (run, problems) => {
     if (run.code !== 0) problems.push(`exit code ${run.code}`);
     const uris = (run.json.result?.resources ?? []).map((r) => r.uri);
     for (const u of sc.resources.expected) if (!uris.includes(u)) problems.push(`missing resource ${u}`);
     return `${uris.length} resources`;
   });
-  step('resources/read', ['--method', 'resources/read', '--uri', sc.resources.read], (run, problems) => {
+  await step('resources/read', ['--method', 'resources/read', '--uri', sc.resources.read], (run, problems) => {
     if (run.code !== 0) problems.push(`exit code ${run.code}`);
     const contents = run.json.result?.contents ?? [];
     if (!contents.length) problems.push('no contents');

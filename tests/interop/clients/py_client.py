@@ -39,6 +39,13 @@ class ErrorLog(logging.Handler):
         self.messages.append(f"{record.name}: {record.getMessage()}")
 
 
+def describe(exc: BaseException) -> str:
+    """The innermost errors of an exception (task groups wrap them in groups)."""
+    if isinstance(exc, BaseExceptionGroup):
+        return "; ".join(describe(e) for e in exc.exceptions)
+    return f"{type(exc).__name__}: {exc}"
+
+
 def result_text(result) -> str:
     return "\n".join(c.text for c in result.content if getattr(c, "type", None) == "text")
 
@@ -91,11 +98,13 @@ async def main() -> None:
         except TimeoutError:
             report(name, False, (time.perf_counter() - t0) * 1000, f"no answer within {STEP_TIMEOUT_S} s")
         except Exception as exc:  # every failure becomes a reported step
-            report(name, False, (time.perf_counter() - t0) * 1000, f"{type(exc).__name__}: {exc}")
+            report(name, False, (time.perf_counter() - t0) * 1000, describe(exc))
         return False
 
     params = StdioServerParameters(command=cfg["command"], args=cfg["args"], env=cfg["env"])
-    client = Client(params, mode=mode)
+    # Bounds every request, the handshake included, so a silent server fails a step
+    # instead of hanging until the harness kills the client.
+    client = Client(params, mode=mode, read_timeout_seconds=STEP_TIMEOUT_S)
 
     async def connect():
         await client.__aenter__()

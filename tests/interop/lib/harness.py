@@ -55,7 +55,7 @@ def main() -> int:
     with open(scenario_path, encoding="utf-8") as f:
         scenario = json.load(f)
     only = {s for s in os.environ.get("INTEROP_ONLY", "").split(",") if s}
-    timeout = float(os.environ.get("INTEROP_TIMEOUT", "120"))
+    timeout = float(os.environ.get("INTEROP_TIMEOUT", "60"))
     run_root = Path(tempfile.mkdtemp(prefix="zcp-interop-"))
     print(f"zcp: {zcp_bin}\nscenario: {scenario_path} ({scenario.get('name', '')})\nrecords: {run_root}\n", flush=True)
 
@@ -173,8 +173,10 @@ def record_checks(record_dir: Path, scenario, era):
         probe = is_probe(entries)
         label = f"zcp pid {pid}{' (discover probe copy)' if probe else ''}"
         if p["exited_at"] is None:
-            exit_problems.append(f"{label} still running after the client finished (orphan); killed")
-            kill_leftover(p, record_dir)
+            if kill_leftover(p, record_dir):
+                exit_problems.append(f"{label} still running after the client finished (orphan); killed")
+            else:
+                exit_problems.append(f"{label} gone, but its launcher was killed before recording the exit")
             continue
         how = f"exit code {p['exit_code']}" if p["exit_signal"] is None else f"killed by {p['exit_signal']}"
         eof = p["stdin_eof_at"]
@@ -208,9 +210,12 @@ def record_checks(record_dir: Path, scenario, era):
     return steps
 
 
-def kill_leftover(p, record_dir: Path) -> None:
-    """Kills a server (and its launcher) left running, after checking it is this run's."""
+def kill_leftover(p, record_dir: Path) -> bool:
+    """Kills a server (and its launcher) left running, after checking it is this run's.
+
+    Returns whether the server itself was still running."""
     mark = f"ZCP_INTEROP_MARK={record_dir.resolve()}".encode()
+    alive = False
     for pid, proof_file, proof in (
         (p["zcp_pid"], "environ", mark),
         (p["launcher_pid"], "cmdline", str(record_dir.resolve()).encode()),
@@ -219,19 +224,21 @@ def kill_leftover(p, record_dir: Path) -> None:
             if proof not in Path(f"/proc/{pid}/{proof_file}").read_bytes():
                 continue
             os.kill(pid, signal.SIGKILL)
+            alive = alive or pid == p["zcp_pid"]
         except OSError:
             pass
+    return alive
 
 
 def era_of(entries) -> str:
-    reqs = requests_of(entries)
+    """modern: every request carried the envelope; legacy: none did (a discover probe aside)."""
+    reqs = [r for r in requests_of(entries) if r["method"] != "server/discover"]
     if not reqs:
-        return "no requests"
+        return "no requests after discover"
     enveloped = [r for r in reqs if r["method"] != "initialize" and VERSION_KEY in ((r.get("params") or {}).get("_meta") or {})]
-    plain = [r for r in reqs if r not in enveloped and r["method"] != "server/discover"]
-    if enveloped and not plain:
+    if len(enveloped) == len(reqs):
         return "modern"
-    if plain and not enveloped:
+    if not enveloped:
         return "legacy"
     return "mixed"
 
