@@ -1,0 +1,457 @@
+//! `zerops.yml`: the top level, the setup list, `extends` (Z1–Z10) and the merged view of
+//! each setup that the section modules check. Structural checks look at what each setup
+//! writes itself (so a problem is reported once, where it is written); checks that depend
+//! on the whole setup (is there a `start`, which base runs it) look at the merged view.
+
+use super::report::{Pos, Severity, Sink, index, join};
+use super::shape;
+use super::suggest;
+use super::yaml::{Entry, Node, Value};
+use super::{zerops_build, zerops_run};
+
+const TOP_KEYS: &[&str] = &["zerops"];
+const SETUP_KEYS: &[&str] = &["setup", "extends", "build", "deploy", "run"];
+
+/// One section (`build`, `deploy`, `run`) of a setup after `extends` is applied: the
+/// parents' keys overlaid by the setup's own, key by key.
+#[derive(Debug, Clone, Default)]
+pub struct Section<'a> {
+    pub entries: Vec<&'a Entry>,
+    /// The setup's own `build:`/`run:` key, when it writes the section itself.
+    pub own: Option<&'a Entry>,
+}
+
+impl<'a> Section<'a> {
+    pub fn get(&self, key: &str) -> Option<&'a Entry> {
+        self.entries.iter().copied().find(|e| e.key == key)
+    }
+
+    pub fn value(&self, key: &str) -> Option<&'a Node> {
+        self.get(key).map(|e| &e.value)
+    }
+
+    /// Adds an entry, replacing an inherited one with the same key.
+    fn put(&mut self, e: &'a Entry) {
+        match self.entries.iter().position(|x| x.key == e.key) {
+            Some(i) => self.entries[i] = e,
+            None => self.entries.push(e),
+        }
+    }
+}
+
+/// A setup with `extends` applied.
+#[derive(Debug, Clone, Default)]
+pub struct Merged<'a> {
+    pub build: Option<Section<'a>>,
+    pub deploy: Option<Section<'a>>,
+    pub run: Option<Section<'a>>,
+}
+
+/// What the merged checks need to know about the setup they look at.
+pub struct SetupCtx<'a> {
+    pub path: String,
+    /// Where setup-wide findings go: the `setup:` value, else the item.
+    pub at: Pos,
+    pub merged: &'a Merged<'a>,
+}
+
+struct Setup<'a> {
+    item: &'a Node,
+    name: Option<&'a str>,
+    at: Pos,
+    extends: Vec<(&'a str, &'a Node)>,
+    extends_entry: Option<&'a Entry>,
+}
+
+/// Checks a whole `zerops.yml` document rooted at `root` (a mapping). `prefix` is prepended
+/// to paths (for a `zeropsYaml` embedded in an import). Returns the setup names.
+pub fn check(sink: &mut Sink, root: &Node, prefix: &str) -> Vec<String> {
+    let Some(top) = root.as_map() else {
+        return Vec::new();
+    };
+    let Some(zerops) = root.get("zerops") else {
+        missing_zerops(sink, top, prefix, Pos::from(root));
+        return Vec::new();
+    };
+    shape::unknown_keys(
+        sink,
+        "Z4",
+        Severity::Error,
+        top,
+        prefix,
+        TOP_KEYS,
+        &[
+            (
+                "services",
+                "that is import.yml content",
+                "move the services list into a separate import.yml (zerops_import)",
+            ),
+            (
+                "project",
+                "that is import.yml content",
+                "move the project block into an import.yml",
+            ),
+        ],
+    );
+    let list_path = join(prefix, "zerops");
+    let items = match &zerops.value.value {
+        Value::Seq(items) if !items.is_empty() => items,
+        Value::Seq(_) | Value::Null => {
+            sink.error(
+                "Z3",
+                &list_path,
+                Pos::from(zerops),
+                "`zerops` lists no setups",
+                "add at least one item: `- setup: <hostname>` with build and run sections",
+            );
+            return Vec::new();
+        }
+        _ => {
+            sink.error(
+                "Z2",
+                &list_path,
+                Pos::from(&zerops.value),
+                format!(
+                    "`zerops` must be a list of setups, found {}",
+                    shape::describe(&zerops.value)
+                ),
+                "start each setup with `- setup: <name>` indented under `zerops:`",
+            );
+            return Vec::new();
+        }
+    };
+    let setups: Vec<Setup> = items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| read_setup(sink, item, &index(&list_path, i)))
+        .collect();
+    duplicate_names(sink, &setups, &list_path);
+    resolve_extends(sink, &setups, &list_path);
+    let merged = merge_all(&setups);
+    for (i, setup) in setups.iter().enumerate() {
+        let path = index(&list_path, i);
+        let Some(map) = setup.item.as_map() else {
+            continue;
+        };
+        for entry in map {
+            let p = join(&path, &entry.key);
+            match entry.key.as_str() {
+                "build" => zerops_build::check_build(sink, &entry.value, &p),
+                "deploy" => zerops_build::check_deploy(sink, &entry.value, &p),
+                "run" => zerops_run::check_run(sink, &entry.value, &p),
+                _ => {}
+            }
+        }
+        let ctx = SetupCtx {
+            path,
+            at: setup.at,
+            merged: &merged[i],
+        };
+        zerops_build::check_merged(sink, &ctx);
+        zerops_run::check_merged(sink, &ctx);
+    }
+    setups
+        .iter()
+        .filter_map(|s| s.name.map(str::to_owned))
+        .collect()
+}
+
+fn missing_zerops(sink: &mut Sink, top: &[Entry], prefix: &str, at: Pos) {
+    let keys: Vec<&str> = top.iter().map(|e| e.key.as_str()).collect();
+    let legacy = top
+        .iter()
+        .any(|e| e.value.get("build").is_some() || e.value.get("run").is_some());
+    let (message, fix) = if keys.contains(&"services") || keys.contains(&"project") {
+        (
+            "no `zerops:` list; this looks like import.yml content (services/project)".to_owned(),
+            "validate it as import.yml, or write `zerops:` with a list of setups".to_owned(),
+        )
+    } else if legacy {
+        (
+            "no `zerops:` list; this is the pre-2023 format keyed by hostname".to_owned(),
+            "rewrite it as `zerops:` followed by `- setup: <hostname>` items; rename build.build → build.buildCommands, build.prepare → build.prepareCommands, build.deploy → build.deployFiles, run.init → run.initCommands, run.prepare → run.prepareCommands".to_owned(),
+        )
+    } else {
+        match suggest::closest("zerops", keys.iter().copied(), 1).first() {
+            Some(near) => (
+                format!("no `zerops:` list (found `{near}`)"),
+                "rename it to `zerops`".to_owned(),
+            ),
+            None => (
+                "no `zerops:` list".to_owned(),
+                "start the file with `zerops:` and a list of `- setup: <hostname>` items"
+                    .to_owned(),
+            ),
+        }
+    };
+    sink.error("Z1", prefix, at, message, fix);
+}
+
+fn read_setup<'a>(sink: &mut Sink, item: &'a Node, path: &str) -> Setup<'a> {
+    let mut setup = Setup {
+        item,
+        name: None,
+        at: Pos::from(item),
+        extends: Vec::new(),
+        extends_entry: None,
+    };
+    let Some(map) = item.as_map() else {
+        sink.error(
+            "Z5",
+            path,
+            Pos::from(item),
+            format!(
+                "each setup must be a mapping, found {}",
+                shape::describe(item)
+            ),
+            "write `- setup: <name>` followed by its build/run sections",
+        );
+        return setup;
+    };
+    shape::unknown_keys(
+        sink,
+        "Z8",
+        Severity::Error,
+        map,
+        path,
+        SETUP_KEYS,
+        &[
+            (
+                "hostname",
+                "setups are matched by `setup`",
+                "rename `hostname` to `setup`",
+            ),
+            (
+                "name",
+                "setups are named by `setup`",
+                "rename `name` to `setup`",
+            ),
+            (
+                "envVariables",
+                "variables belong to a section",
+                "move it under `run:` (or `build:` for build-time variables)",
+            ),
+        ],
+    );
+    match item.get("setup") {
+        None => sink.error(
+            "Z5",
+            path,
+            Pos::from(item),
+            "this setup has no `setup:` name",
+            "add `setup: <hostname of the service>` as its first key",
+        ),
+        Some(e) => {
+            let p = join(path, "setup");
+            setup.at = Pos::from(&e.value);
+            match &e.value.value {
+                Value::Str(s) if !s.trim().is_empty() => setup.name = Some(s),
+                Value::Int(_) | Value::Float(_) | Value::Bool(_) => {
+                    sink.warn(
+                        "Z5",
+                        &p,
+                        Pos::from(&e.value),
+                        format!("setup name `{}` is not a string", e.value.raw),
+                        format!("quote it: `setup: \"{}\"`", e.value.raw),
+                    );
+                    setup.name = Some(&e.value.raw);
+                }
+                _ => sink.error(
+                    "Z5",
+                    &p,
+                    Pos::from(&e.value),
+                    "the setup name is empty or not text",
+                    "write `setup: <hostname of the service>`",
+                ),
+            }
+        }
+    }
+    if let Some(e) = item.get("extends") {
+        setup.extends_entry = Some(e);
+        let p = join(path, "extends");
+        match &e.value.value {
+            Value::Str(s) if !s.trim().is_empty() => setup.extends.push((s, &e.value)),
+            Value::Seq(list) => {
+                for (i, n) in list.iter().enumerate() {
+                    match n.as_str() {
+                        Some(s) if !s.trim().is_empty() => setup.extends.push((s, n)),
+                        _ => sink.error(
+                            "Z9",
+                            &index(&p, i),
+                            Pos::from(n),
+                            "each `extends` entry must name a setup",
+                            "write the `setup` name of another item",
+                        ),
+                    }
+                }
+            }
+            _ => sink.error(
+                "Z9",
+                &p,
+                Pos::from(&e.value),
+                format!(
+                    "`extends` must name a setup (or a list of them), found {}",
+                    shape::describe(&e.value)
+                ),
+                "write `extends: <setup name>`",
+            ),
+        }
+    }
+    setup
+}
+
+fn duplicate_names(sink: &mut Sink, setups: &[Setup], list_path: &str) {
+    for (i, s) in setups.iter().enumerate() {
+        let Some(name) = s.name else { continue };
+        if let Some(first) = setups[..i].iter().position(|o| o.name == Some(name)) {
+            sink.error(
+                "Z6",
+                &join(&index(list_path, i), "setup"),
+                s.at,
+                format!("setup `{name}` is defined twice (first as zerops[{first}])"),
+                "give each setup a unique name (usually the hostname of the service it deploys to)",
+            );
+        }
+    }
+}
+
+fn resolve_extends(sink: &mut Sink, setups: &[Setup], list_path: &str) {
+    let names: Vec<&str> = setups.iter().filter_map(|s| s.name).collect();
+    for (i, s) in setups.iter().enumerate() {
+        let p = join(&index(list_path, i), "extends");
+        for (target, node) in &s.extends {
+            if Some(*target) == s.name {
+                sink.error(
+                    "Z9",
+                    &p,
+                    Pos::from(*node),
+                    format!("setup `{target}` extends itself"),
+                    "remove `extends` or name another setup",
+                );
+            } else if !names.contains(target) {
+                sink.error(
+                    "Z9",
+                    &p,
+                    Pos::from(*node),
+                    format!("`extends` names `{target}`, which is not a setup in this file"),
+                    suggest::did_you_mean(target, &names, "setups"),
+                );
+            }
+        }
+        if cycle_from(setups, i) {
+            if let Some(e) = s.extends_entry {
+                sink.error(
+                    "Z9",
+                    &p,
+                    Pos::from(e),
+                    "`extends` forms a cycle",
+                    "make the chain end in a setup that extends nothing",
+                );
+            }
+        }
+    }
+}
+
+fn parents(setups: &[Setup], i: usize) -> Vec<usize> {
+    setups[i]
+        .extends
+        .iter()
+        .filter(|(t, _)| Some(*t) != setups[i].name)
+        .filter_map(|(t, _)| setups.iter().position(|s| s.name == Some(*t)))
+        .collect()
+}
+
+/// Whether following `extends` from setup `i` comes back to `i`.
+fn cycle_from(setups: &[Setup], i: usize) -> bool {
+    let mut seen = vec![false; setups.len()];
+    let mut todo = parents(setups, i);
+    while let Some(j) = todo.pop() {
+        if j == i {
+            return true;
+        }
+        if !std::mem::replace(&mut seen[j], true) {
+            todo.extend(parents(setups, j));
+        }
+    }
+    false
+}
+
+/// Longest `extends` chain followed; deeper ones are cut (no real file comes close).
+const MAX_EXTENDS_DEPTH: usize = 32;
+
+fn merge_all<'a>(setups: &[Setup<'a>]) -> Vec<Merged<'a>> {
+    let mut memo: Vec<Option<Merged<'a>>> = vec![None; setups.len()];
+    let mut on_path = vec![false; setups.len()];
+    (0..setups.len())
+        .map(|i| merge_one(setups, i, &mut on_path, &mut memo, 0))
+        .collect()
+}
+
+/// Parents first (in `extends` order), then the setup's own sections. Cycles and unknown
+/// names were reported; here they are just skipped.
+fn merge_one<'a>(
+    setups: &[Setup<'a>],
+    i: usize,
+    on_path: &mut [bool],
+    memo: &mut [Option<Merged<'a>>],
+    depth: usize,
+) -> Merged<'a> {
+    if let Some(done) = &memo[i] {
+        return done.clone();
+    }
+    on_path[i] = true;
+    let mut merged = Merged::default();
+    for p in parents(setups, i) {
+        if on_path[p] || depth >= MAX_EXTENDS_DEPTH {
+            continue;
+        }
+        let parent = merge_one(setups, p, on_path, memo, depth + 1);
+        for (mine, theirs) in [
+            (&mut merged.build, parent.build),
+            (&mut merged.deploy, parent.deploy),
+            (&mut merged.run, parent.run),
+        ] {
+            if let Some(theirs) = theirs {
+                let section = mine.get_or_insert_with(Section::default);
+                for e in theirs.entries {
+                    section.put(e);
+                }
+            }
+        }
+    }
+    on_path[i] = false;
+    if let Some(map) = setups[i].item.as_map() {
+        for entry in map {
+            let slot = match entry.key.as_str() {
+                "build" => &mut merged.build,
+                "deploy" => &mut merged.deploy,
+                "run" => &mut merged.run,
+                _ => continue,
+            };
+            let section = slot.get_or_insert_with(Section::default);
+            section.own = Some(entry);
+            if let Some(entries) = entry.value.as_map() {
+                for e in entries {
+                    section.put(e);
+                }
+            }
+        }
+    }
+    memo[i] = Some(merged.clone());
+    merged
+}
+
+/// Setup names of a document (for the deploy preflight); `None` when there is no usable
+/// `zerops` list.
+pub fn names(root: &Node) -> Option<Vec<String>> {
+    let items = root.value_of("zerops")?.as_seq()?;
+    Some(
+        items
+            .iter()
+            .filter_map(|item| item.value_of("setup"))
+            .filter_map(|n| n.scalar_text())
+            .filter(|s| !s.trim().is_empty())
+            .map(str::to_owned)
+            .collect(),
+    )
+}
