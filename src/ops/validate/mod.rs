@@ -1,79 +1,36 @@
-//! Offline validation of `zerops.yml` and `import.yml`: the checklist of the zcli-and-yaml
-//! spec §6. Every finding has a severity, a path (`zerops[0].build.base`), a 1-based line
-//! and column, a message and a suggestion. Structural quirks that real, deployed files
-//! contain are warnings, not errors. Knows nothing of MCP.
+//! Offline validation of `zerops.yml` and `import.yml`: the rule checklist of the
+//! zcli-and-yaml spec §6 (G1–G7, Z1–Z37, I1–I31, minus the rules that need live data).
+//! Every finding carries a severity, the rule id, a path such as `zerops[0].build.base`, a
+//! 1-based line and column, a message and an actionable suggestion. Structural quirks that
+//! real, deployed files contain are warnings, not errors.
+//!
+//! This module is the logic behind `zerops_validate`, the `zerops_import` dry run and the
+//! `zerops_deploy` preflight; it knows nothing of MCP.
 
-mod catalog;
-mod common;
+pub mod catalog;
+mod commands;
+mod env;
+mod import_fields;
+mod import_service;
 mod import_yml;
+mod probe;
+mod report;
+mod run_parts;
+mod shape;
+mod suggest;
+mod yaml;
+mod zerops_build;
+mod zerops_run;
 mod zerops_yml;
 
 use serde::Serialize;
 
-use crate::yaml::{self, Node};
+pub use report::{FileKind, Finding, Report, Severity};
 
-pub use catalog::{BaseCheck, Category, check_base};
+use report::{Pos, Sink};
+use yaml::Node;
 
-/// Which file format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum FileKind {
-    #[serde(rename = "zerops.yml")]
-    ZeropsYml,
-    #[serde(rename = "import.yml")]
-    ImportYml,
-}
-
-impl FileKind {
-    /// Reads `zerops.yml` / `import.yml` (and the `.yaml` spellings).
-    pub fn parse(text: &str) -> Option<FileKind> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "zerops.yml" | "zerops.yaml" | "zerops" => Some(FileKind::ZeropsYml),
-            "import.yml" | "import.yaml" | "import" => Some(FileKind::ImportYml),
-            _ => None,
-        }
-    }
-}
-
-/// How bad a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Error,
-    Warning,
-    Info,
-}
-
-/// One problem (or note) about the file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Finding {
-    pub severity: Severity,
-    /// The checklist rule, e.g. `Z12`.
-    pub rule: &'static str,
-    pub path: String,
-    pub line: usize,
-    pub column: usize,
-    pub message: String,
-    pub suggestion: String,
-}
-
-/// The verdict on one file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Report {
-    #[serde(rename = "type")]
-    pub kind: FileKind,
-    /// No error findings.
-    pub valid: bool,
-    pub errors: Vec<Finding>,
-    pub warnings: Vec<Finding>,
-    pub info: Vec<Finding>,
-    /// An import with a `project:` section (valid for a new project; `zerops_import`
-    /// refuses it).
-    pub has_project: bool,
-}
-
-/// A service of an import file, for the import tool.
+/// A service of an import file, as the import tool lists it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ImportService {
@@ -83,198 +40,306 @@ pub struct ImportService {
     pub mode: Option<String>,
 }
 
-/// Collects findings while walking a document.
-pub(crate) struct Findings {
-    list: Vec<Finding>,
-}
-
-impl Findings {
-    fn new() -> Findings {
-        Findings { list: Vec::new() }
-    }
-
-    pub(crate) fn add(
-        &mut self,
-        severity: Severity,
-        rule: &'static str,
-        path: &str,
-        at: &Node,
-        message: impl Into<String>,
-        suggestion: impl Into<String>,
-    ) {
-        self.list.push(Finding {
-            severity,
-            rule,
-            path: path.to_owned(),
-            line: at.line,
-            column: at.column,
-            message: message.into(),
-            suggestion: suggestion.into(),
-        });
-    }
-
-    pub(crate) fn error(
-        &mut self,
-        rule: &'static str,
-        path: &str,
-        at: &Node,
-        message: impl Into<String>,
-        suggestion: impl Into<String>,
-    ) {
-        self.add(Severity::Error, rule, path, at, message, suggestion);
-    }
-
-    pub(crate) fn warning(
-        &mut self,
-        rule: &'static str,
-        path: &str,
-        at: &Node,
-        message: impl Into<String>,
-        suggestion: impl Into<String>,
-    ) {
-        self.add(Severity::Warning, rule, path, at, message, suggestion);
-    }
-
-    pub(crate) fn info(
-        &mut self,
-        rule: &'static str,
-        path: &str,
-        at: &Node,
-        message: impl Into<String>,
-        suggestion: impl Into<String>,
-    ) {
-        self.add(Severity::Info, rule, path, at, message, suggestion);
-    }
-
-    fn into_report(mut self, kind: FileKind, has_project: bool) -> Report {
-        self.list.sort_by_key(|f| (f.line, f.column));
-        let pick = |s: Severity, list: &[Finding]| {
-            list.iter()
-                .filter(|f| f.severity == s)
-                .cloned()
-                .collect::<Vec<_>>()
-        };
-        let errors = pick(Severity::Error, &self.list);
-        Report {
-            kind,
-            valid: errors.is_empty(),
-            warnings: pick(Severity::Warning, &self.list),
-            info: pick(Severity::Info, &self.list),
-            errors,
-            has_project,
-        }
-    }
-}
-
-/// Picks the format: explicit, else a path containing `import`, else a top-level
-/// `services` key, else zerops.yml (rule G3).
+/// G3: which format a text is. A file name containing `import` means import.yml and one
+/// named `zerops.yml`/`zerops.yaml` means zerops.yml; otherwise a top-level `zerops` key
+/// means zerops.yml and `services`/`project` mean import.yml; the default is zerops.yml.
 pub fn detect_kind(content: &str, path_hint: Option<&str>) -> FileKind {
-    if path_hint.is_some_and(|p| {
-        let name = std::path::Path::new(p)
-            .file_name()
-            .map(|n| n.to_string_lossy().to_lowercase())
-            .unwrap_or_default();
-        name.contains("import")
-    }) {
-        return FileKind::ImportYml;
+    if let Some(path) = path_hint {
+        let name = path
+            .rsplit(['/', '\\'])
+            .next()
+            .unwrap_or(path)
+            .to_ascii_lowercase();
+        if name.contains("import") {
+            return FileKind::ImportYml;
+        }
+        if name == "zerops.yml" || name == "zerops.yaml" {
+            return FileKind::ZeropsYml;
+        }
     }
-    match yaml::parse(content) {
-        Ok(doc) if doc.get("services").is_some() && doc.get("zerops").is_none() => {
-            FileKind::ImportYml
-        }
-        Ok(doc) if doc.get("project").is_some() && doc.get("zerops").is_none() => {
-            FileKind::ImportYml
-        }
-        _ => FileKind::ZeropsYml,
+    let keys: Vec<String> = match yaml::parse(content) {
+        Ok(doc) => doc
+            .root
+            .as_ref()
+            .and_then(Node::as_map)
+            .map(|m| m.iter().map(|e| e.key.clone()).collect())
+            .unwrap_or_default(),
+        // Unparseable: look for top-level keys line by line.
+        Err(_) => content
+            .lines()
+            .filter(|l| !l.starts_with([' ', '\t', '#', '-']))
+            .filter_map(|l| l.split_once(':').map(|(k, _)| k.trim().to_owned()))
+            .collect(),
+    };
+    let has = |k: &str| keys.iter().any(|x| x == k);
+    if has("zerops") {
+        FileKind::ZeropsYml
+    } else if has("services") || has("project") {
+        FileKind::ImportYml
+    } else {
+        FileKind::ZeropsYml
     }
 }
 
-/// Validates a document of the given (or detected) kind.
+/// Validates `content` as `kind` (detected from the text and `path_hint` when `None`).
 pub fn validate(content: &str, kind: Option<FileKind>, path_hint: Option<&str>) -> Report {
     let kind = kind.unwrap_or_else(|| detect_kind(content, path_hint));
-    let mut findings = Findings::new();
-    let doc = match yaml::parse(content) {
-        Ok(doc) => doc,
-        Err(err) => {
-            findings.list.push(Finding {
-                severity: Severity::Error,
-                rule: "G4",
-                path: String::new(),
-                line: err.line,
-                column: err.column,
-                message: format!("The file is not valid YAML: {}", err.message),
-                suggestion: "Fix the YAML syntax at that line (indentation, a missing colon, an unclosed quote or bracket, a repeated key).".into(),
-            });
-            return findings.into_report(kind, false);
+    let mut sink = Sink::default();
+    let mut has_project = false;
+    if let Some(root) = parse_root(&mut sink, content, kind) {
+        shape::duplicate_keys(&mut sink, &root, "");
+        match kind {
+            FileKind::ZeropsYml => {
+                zerops_yml::check(&mut sink, &root, "");
+            }
+            FileKind::ImportYml => has_project = import_yml::check(&mut sink, &root, content),
         }
-    };
-    let has_project = match kind {
-        FileKind::ZeropsYml => {
-            zerops_yml::check(&doc, &mut findings);
-            false
-        }
-        FileKind::ImportYml => import_yml::check(content, &doc, &mut findings),
-    };
-    findings.into_report(kind, has_project)
+    }
+    Report::from_findings(kind, sink.list, has_project)
 }
 
-fn invalid_zerops(message: String) -> Finding {
-    Finding {
-        severity: Severity::Error,
-        rule: "Z1",
-        path: "zerops".into(),
-        line: 1,
-        column: 1,
-        message,
-        suggestion: "Fix the file with zerops_validate.".into(),
+/// G4, G5: parses and returns a mapping root, or records why not.
+fn parse_root(sink: &mut Sink, content: &str, kind: FileKind) -> Option<Node> {
+    let doc = match yaml::parse(content) {
+        Ok(doc) => doc,
+        Err(e) => {
+            sink.error(
+                "G4",
+                "",
+                Pos { line: e.line, column: e.column },
+                format!("invalid YAML at line {}, column {}: {}", e.line, e.column, e.message),
+                "fix the syntax there: indent with spaces (not tabs), keep list items and keys aligned, and quote values containing `: ` or starting with `@`, `*`, `&`, `{` or `[`",
+            );
+            return None;
+        }
+    };
+    if let Some(line) = doc.extra_document_line {
+        sink.warn(
+            "G5",
+            "",
+            Pos { line, column: 1 },
+            "the file holds more than one YAML document; only the first is read",
+            "remove the `---` separator and everything after it, or merge the documents",
+        );
+    }
+    let Some(root) = doc.root else {
+        sink.error(
+            "G5",
+            "",
+            Pos::START,
+            format!("the {} is empty", kind.as_str()),
+            match kind {
+                FileKind::ZeropsYml => {
+                    "start with `zerops:` and a list of `- setup: <hostname>` items"
+                }
+                FileKind::ImportYml => {
+                    "start with `services:` and a list of `- hostname: <name>` items with a `type`"
+                }
+            },
+        );
+        return None;
+    };
+    if root.as_map().is_none() {
+        sink.error(
+            "G5",
+            "",
+            Pos::from(&root),
+            format!(
+                "the top level must be a mapping, found {}",
+                shape::describe(&root)
+            ),
+            match kind {
+                FileKind::ZeropsYml => "start with `zerops:` at column 1",
+                FileKind::ImportYml => "start with `services:` at column 1",
+            },
+        );
+        return None;
+    }
+    Some(root)
+}
+
+/// The first error that `parse_root` would record, as a plain result.
+fn root_or_finding(content: &str, kind: FileKind) -> Result<Node, Finding> {
+    let mut sink = Sink::default();
+    match parse_root(&mut sink, content, kind) {
+        Some(root) => Ok(root),
+        None => Err(sink
+            .list
+            .into_iter()
+            .find(|f| f.severity == Severity::Error)
+            .unwrap_or_else(|| {
+                finding(
+                    "G5",
+                    "",
+                    Pos::START,
+                    "the file is empty",
+                    "write the file content",
+                )
+            })),
     }
 }
 
-/// The setup names of a zerops.yml (deploy preflight).
-pub fn setup_names(content: &str) -> Result<Vec<String>, Finding> {
-    let doc = yaml::parse(content).map_err(|e| Finding {
+fn finding(rule: &'static str, path: &str, at: Pos, message: &str, suggestion: &str) -> Finding {
+    Finding {
         severity: Severity::Error,
-        rule: "G4",
-        path: String::new(),
-        line: e.line,
-        column: e.column,
-        message: format!("zerops.yml is not valid YAML: {}", e.message),
-        suggestion: "Fix the YAML syntax; zerops_validate shows every problem.".into(),
-    })?;
-    let list = doc
-        .get("zerops")
-        .and_then(Node::items)
-        .ok_or_else(|| invalid_zerops("zerops.yml has no zerops: list of setups".into()))?;
-    Ok(list
-        .iter()
-        .filter_map(|item| item.get("setup").and_then(Node::as_scalar_string))
-        .collect())
+        rule,
+        path: path.to_owned(),
+        line: at.line,
+        column: at.column,
+        message: message.to_owned(),
+        suggestion: suggestion.to_owned(),
+    }
 }
 
-/// The services of an import file (hostname, type, mode), for the import tool.
-pub fn import_services(content: &str) -> Result<Vec<ImportService>, Finding> {
-    let doc = yaml::parse(content).map_err(|e| Finding {
-        severity: Severity::Error,
-        rule: "G4",
-        path: String::new(),
-        line: e.line,
-        column: e.column,
-        message: format!("import.yml is not valid YAML: {}", e.message),
-        suggestion: "Fix the YAML syntax; zerops_validate shows every problem.".into(),
-    })?;
-    let items = doc.get("services").and_then(Node::items).unwrap_or(&[]);
-    Ok(items
-        .iter()
-        .map(|item| ImportService {
-            hostname: item
-                .get("hostname")
-                .and_then(Node::as_scalar_string)
-                .unwrap_or_default(),
-            service_type: item
-                .get("type")
-                .and_then(Node::as_scalar_string)
-                .unwrap_or_default(),
-            mode: item.get("mode").and_then(Node::as_scalar_string),
-        })
-        .collect())
+/// The setup names of a `zerops.yml` (deploy preflight). Fails only when there is no
+/// readable `zerops:` list with at least one named setup.
+pub fn setup_names(content: &str) -> Result<Vec<String>, Finding> {
+    let root = root_or_finding(content, FileKind::ZeropsYml)?;
+    let Some(entry) = root.get("zerops") else {
+        return Err(finding(
+            "Z1",
+            "",
+            Pos::from(&root),
+            "no `zerops:` list",
+            "start the file with `zerops:` and a list of `- setup: <hostname>` items",
+        ));
+    };
+    let Some(items) = entry.value.as_seq() else {
+        return Err(finding(
+            "Z2",
+            "zerops",
+            Pos::from(entry),
+            "`zerops` must be a list of setups",
+            "start each setup with `- setup: <name>`",
+        ));
+    };
+    let names = zerops_yml::names(&root).unwrap_or_default();
+    if items.is_empty() {
+        return Err(finding(
+            "Z3",
+            "zerops",
+            Pos::from(entry),
+            "`zerops` lists no setups",
+            "add `- setup: <hostname>` with build and run sections",
+        ));
+    }
+    if names.is_empty() {
+        return Err(finding(
+            "Z5",
+            "zerops",
+            Pos::from(entry),
+            "no setup has a `setup:` name",
+            "add `setup: <hostname of the service>` to each item",
+        ));
+    }
+    Ok(names)
 }
+
+/// Z33: the setup a deploy will use exists in the file; the error lists what does.
+pub fn check_setup(content: &str, setup: &str) -> Result<(), Finding> {
+    let names = setup_names(content)?;
+    if names.iter().any(|n| n == setup) {
+        return Ok(());
+    }
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let near = suggest::closest(setup, refs.iter().copied(), 1);
+    let suggestion = match near.first() {
+        Some(n) => format!(
+            "did you mean `{n}`? available setups: {}",
+            suggest::quote_list(&refs)
+        ),
+        None => format!(
+            "available setups: {}; pass one as the setup, or add `- setup: {setup}`",
+            suggest::quote_list(&refs)
+        ),
+    };
+    let root = root_or_finding(content, FileKind::ZeropsYml)?;
+    let at = root.get("zerops").map_or(Pos::START, Pos::from);
+    Err(Finding {
+        severity: Severity::Error,
+        rule: "Z33",
+        path: "zerops".to_owned(),
+        line: at.line,
+        column: at.column,
+        message: format!("no setup `{setup}` in zerops.yml"),
+        suggestion,
+    })
+}
+
+/// Hostname, type and mode of each service of an import (for the import tool). Fails when
+/// there is no readable, non-empty `services` list or an item lacks hostname or type.
+pub fn import_services(content: &str) -> Result<Vec<ImportService>, Finding> {
+    let root = root_or_finding(content, FileKind::ImportYml)?;
+    let Some(entry) = root.get("services") else {
+        return Err(finding(
+            "I3",
+            "services",
+            Pos::from(&root),
+            "no `services:` list",
+            "add `services:` with `- hostname: <name>` items",
+        ));
+    };
+    let items = match entry.value.as_seq() {
+        Some(items) if !items.is_empty() => items,
+        _ => {
+            return Err(finding(
+                "I3",
+                "services",
+                Pos::from(entry),
+                "`services` must be a non-empty list",
+                "add `- hostname: <name>` items with a `type`",
+            ));
+        }
+    };
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let path = report::index("services", i);
+        if item.as_map().is_none() {
+            return Err(finding(
+                "I4",
+                &path,
+                Pos::from(item),
+                "a service must be a mapping",
+                "write `- hostname: <name>` and `type: …`",
+            ));
+        }
+        let Some(hostname) = item
+            .value_of("hostname")
+            .and_then(Node::scalar_text)
+            .filter(|s| !s.is_empty())
+        else {
+            return Err(finding(
+                "I6",
+                &path,
+                Pos::from(item),
+                "this service has no `hostname`",
+                "add `hostname: <name>`",
+            ));
+        };
+        let Some(service_type) = item
+            .value_of("type")
+            .and_then(Node::as_str)
+            .filter(|s| !s.is_empty())
+        else {
+            return Err(finding(
+                "I9",
+                &path,
+                Pos::from(item),
+                "this service has no `type`",
+                "add `type: <name>@<version>`",
+            ));
+        };
+        out.push(ImportService {
+            hostname: hostname.to_owned(),
+            service_type: service_type.to_owned(),
+            mode: item
+                .value_of("mode")
+                .and_then(Node::scalar_text)
+                .map(str::to_owned),
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests;

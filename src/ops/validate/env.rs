@@ -1,0 +1,389 @@
+//! Environment variables in both formats: variable maps (`envVariables`, `envSecrets`),
+//! `${…}` references, `dotEnvSecrets` text and the import preprocessor's `<@…>` syntax.
+
+use super::report::{Pos, Sink, join};
+use super::yaml::{Node, Value};
+
+/// Which map is being checked; decides rule ids and how strict scalar types are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EnvMap {
+    /// `build.envVariables` / `run.envVariables` of zerops.yml (Z19): numbers and booleans
+    /// are fine.
+    ZeropsYml,
+    /// `envSecrets` of an import service (I26): the schema wants strings.
+    ImportSecrets,
+    /// `project.envVariables` of an import (reported under I2, all warnings).
+    Project,
+}
+
+impl EnvMap {
+    fn rule(self) -> &'static str {
+        match self {
+            EnvMap::ZeropsYml => "Z19",
+            EnvMap::ImportSecrets => "I26",
+            EnvMap::Project => "I2",
+        }
+    }
+}
+
+/// I28: `envIsolation` is `service` or `none` (project and service level alike).
+pub fn check_isolation(sink: &mut Sink, node: &Node, path: &str) {
+    if !node.as_str().is_some_and(|s| s == "service" || s == "none") {
+        sink.error(
+            "I28",
+            path,
+            Pos::from(node),
+            format!(
+                "`envIsolation` must be `service` or `none`, found {}",
+                super::shape::describe(node)
+            ),
+            "use `envIsolation: service` (the default) or `none`",
+        );
+    }
+}
+
+/// `^[A-Za-z0-9_]+$`.
+pub fn valid_key(key: &str) -> bool {
+    !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// Checks a variable map at `path`; returns the `(key, value)` pairs that are plain
+/// scalars, for reference checks by the caller.
+pub fn check_map<'a>(
+    sink: &mut Sink,
+    node: &'a Node,
+    path: &str,
+    at: Pos,
+    flavor: EnvMap,
+) -> Vec<(&'a str, &'a Node)> {
+    let rule = flavor.rule();
+    let hard = |sink: &mut Sink, path: &str, at: Pos, msg: String, fix: String| {
+        if flavor == EnvMap::Project {
+            sink.warn(rule, path, at, msg, fix);
+        } else {
+            sink.error(rule, path, at, msg, fix);
+        }
+    };
+    let entries = match &node.value {
+        Value::Map(entries) => entries,
+        Value::Null => {
+            sink.warn(
+                rule,
+                path,
+                at,
+                "the variable map is empty",
+                "remove the key or add variables under it",
+            );
+            return Vec::new();
+        }
+        _ => {
+            hard(
+                sink,
+                path,
+                Pos::from(node),
+                format!(
+                    "must be a mapping of NAME: value, found {}",
+                    super::shape::describe(node)
+                ),
+                "write one `NAME: value` pair per line under the key".to_owned(),
+            );
+            return Vec::new();
+        }
+    };
+    let mut out = Vec::new();
+    for entry in entries {
+        let p = join(path, &entry.key);
+        if !valid_key(&entry.key) {
+            hard(
+                sink,
+                &p,
+                Pos::from(entry),
+                format!("`{}` is not a valid variable name", entry.key),
+                format!(
+                    "use only letters, digits and `_`, e.g. `{}`",
+                    sanitize_key(&entry.key)
+                ),
+            );
+        } else if entry.key.starts_with("ZEROPS_") {
+            sink.warn(
+                rule,
+                &p,
+                Pos::from(entry),
+                format!("`{}` uses the reserved ZEROPS_ prefix; the platform refuses such user variables", entry.key),
+                format!("rename it, e.g. `{}`", entry.key.trim_start_matches("ZEROPS_")),
+            );
+        }
+        match &entry.value.value {
+            Value::Map(_) | Value::Seq(_) => hard(
+                sink,
+                &p,
+                Pos::from(&entry.value),
+                format!(
+                    "the value of `{}` is {}; variables hold one line of text",
+                    entry.key,
+                    super::shape::article(entry.value.type_name())
+                ),
+                "write the value as a (quoted) string, e.g. JSON text in single quotes".to_owned(),
+            ),
+            Value::Null => sink.warn(
+                rule,
+                &p,
+                Pos::from(entry),
+                format!("`{}` has no value", entry.key),
+                "give it a value (use \"\" for an empty string) or remove it",
+            ),
+            Value::Bool(_) | Value::Int(_) | Value::Float(_) if flavor == EnvMap::ImportSecrets => {
+                sink.info(
+                    rule,
+                    &p,
+                    Pos::from(&entry.value),
+                    format!(
+                        "`{}` is {}; secrets are strings",
+                        entry.key,
+                        super::shape::article(entry.value.type_name())
+                    ),
+                    format!("quote it: `{}: \"{}\"`", entry.key, entry.value.raw),
+                )
+            }
+            Value::Str(text) => {
+                if text.contains('\n') && !text.trim_end().contains('\n') {
+                    // A trailing newline only (block scalar with clip): harmless.
+                } else if text.trim_end().contains('\n') {
+                    sink.warn(
+                        rule,
+                        &p,
+                        Pos::from(&entry.value),
+                        format!(
+                            "`{}` spans several lines; variable values are single-line",
+                            entry.key
+                        ),
+                        "join it into one line or store a file instead",
+                    );
+                }
+                out.push((entry.key.as_str(), &entry.value));
+            }
+            _ => out.push((entry.key.as_str(), &entry.value)),
+        }
+    }
+    out
+}
+
+fn sanitize_key(key: &str) -> String {
+    let s: String = key
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.is_empty() { "MY_VAR".to_owned() } else { s }
+}
+
+/// The names inside `${…}` of a value, with a problem description for malformed ones.
+pub fn references(text: &str) -> Vec<Result<&str, String>> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("${") {
+        let after = &rest[start + 2..];
+        match after.find('}') {
+            None => {
+                out.push(Err("`${` is never closed with `}`".to_owned()));
+                break;
+            }
+            Some(end) => {
+                let name = &after[..end];
+                if name.is_empty() {
+                    out.push(Err("`${}` names no variable".to_owned()));
+                } else if name.contains(":-") || name.contains(":=") {
+                    out.push(Err(format!("`${{{name}}}` uses shell default syntax, which Zerops references do not support")));
+                } else if !valid_key(name) {
+                    out.push(Err(format!("`${{{name}}}` is not a valid reference name")));
+                } else {
+                    out.push(Ok(name));
+                }
+                rest = &after[end + 1..];
+            }
+        }
+    }
+    out
+}
+
+/// Z36 (syntax part): malformed `${…}` in a value is a warning.
+pub fn check_reference_syntax(sink: &mut Sink, rule: &'static str, path: &str, value: &Node) {
+    let Some(text) = value.as_str() else { return };
+    for r in references(text) {
+        if let Err(problem) = r {
+            sink.warn(
+                rule,
+                path,
+                Pos::from(value),
+                problem,
+                "write references as `${name}` (same service) or `${hostname_name}` (another service)",
+            );
+        }
+    }
+}
+
+/// I27: `dotEnvSecrets` must be `.env` text: `KEY=VALUE` lines, comments and blanks.
+pub fn check_dotenv(sink: &mut Sink, path: &str, node: &Node) {
+    let Some(text) = node.as_str() else {
+        sink.error(
+            "I27",
+            path,
+            Pos::from(node),
+            format!(
+                "dotEnvSecrets must be a string in .env format, found {}",
+                super::shape::describe(node)
+            ),
+            "write it as a block: `dotEnvSecrets: |` followed by KEY=VALUE lines",
+        );
+        return;
+    };
+    // The parser places a block scalar at its first content line.
+    let first_line = node.line;
+    for (i, line) in text.lines().enumerate() {
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let body = trimmed.strip_prefix("export ").unwrap_or(trimmed);
+        let ok = body
+            .split_once('=')
+            .is_some_and(|(k, _)| valid_key(k.trim()));
+        if !ok {
+            sink.warn(
+                "I27",
+                path,
+                Pos {
+                    line: first_line + i,
+                    column: node.column,
+                },
+                format!(
+                    "line {} of dotEnvSecrets is not KEY=VALUE: `{}`",
+                    i + 1,
+                    truncate(trimmed, 40)
+                ),
+                "write each variable as NAME=value on its own line",
+            );
+        }
+    }
+}
+
+fn truncate(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_owned()
+    } else {
+        let cut: String = s.chars().take(max).collect();
+        format!("{cut}…")
+    }
+}
+
+/// The first line switches the import preprocessor on.
+pub fn preprocessor_on(content: &str) -> bool {
+    let first = content
+        .trim_start_matches('\u{feff}')
+        .lines()
+        .next()
+        .unwrap_or("");
+    let compact: String = first.chars().filter(|c| !c.is_whitespace()).collect();
+    let lower = compact.to_ascii_lowercase();
+    lower == "#yamlpreprocessor=on" || lower == "#zeropspreprocessor=on"
+}
+
+/// I29: `<@…>` expressions need the preprocessor header and balanced brackets.
+pub fn check_preprocessor(sink: &mut Sink, content: &str) {
+    let on = preprocessor_on(content);
+    let mut warned_header = false;
+    for (line_index, line) in content.lines().enumerate() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with('#') {
+            continue;
+        }
+        let mut search_from = 0;
+        while let Some(found) = line[search_from..].find("<@") {
+            let start = search_from + found;
+            let column = line[..start].chars().count() + 1;
+            let at = Pos {
+                line: line_index + 1,
+                column,
+            };
+            if !on && !warned_header {
+                warned_header = true;
+                sink.warn(
+                    "I29",
+                    "",
+                    at,
+                    "`<@…>` preprocessor functions are used but the preprocessor is not switched on; the text would be stored literally",
+                    "make `#yamlPreprocessor=on` the very first line of the file",
+                );
+            }
+            match closing(&line[start + 2..]) {
+                Some(len) => search_from = start + 2 + len,
+                None => {
+                    sink.warn(
+                        "I29",
+                        "",
+                        at,
+                        "unbalanced `<@ … >` expression: a `>` is missing",
+                        "close every `<` opened inside the expression, e.g. `<@generateRandomString(<32>)>`",
+                    );
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// Length up to and including the `>` closing an expression whose `<@` was just consumed.
+fn closing(rest: &str) -> Option<usize> {
+    let mut depth = 1usize;
+    for (i, c) in rest.char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reference_parsing() {
+        assert_eq!(
+            references("a ${x} b ${db_host}"),
+            vec![Ok("x"), Ok("db_host")]
+        );
+        assert!(references("${}")[0].is_err());
+        assert!(references("${a-b}")[0].is_err());
+        assert!(references("pre ${open")[0].is_err());
+        assert!(references("$plain and {braces}").is_empty());
+    }
+
+    #[test]
+    fn preprocessor_header_and_balance() {
+        assert!(preprocessor_on("#yamlPreprocessor=on\nservices: []"));
+        assert!(preprocessor_on("# zeropsPreprocessor=on\n"));
+        assert!(!preprocessor_on("services: []\n#yamlPreprocessor=on"));
+        let mut sink = Sink::default();
+        check_preprocessor(
+            &mut sink,
+            "#yamlPreprocessor=on\na: <@generateRandomString(<32>)>\n",
+        );
+        assert!(sink.list.is_empty(), "{:?}", sink.list);
+        check_preprocessor(&mut sink, "a: x\nb: <@generateRandomString(<32>)\n");
+        assert_eq!(sink.list.len(), 2);
+        assert_eq!((sink.list[0].line, sink.list[0].column), (2, 4));
+    }
+}

@@ -1,0 +1,303 @@
+//! Shape checks shared by both formats: allowed keys with "did you mean", scalar types,
+//! string-or-list values, command lists, and duplicate keys anywhere in a document (G6).
+
+use super::report::{Pos, Severity, Sink, index, join};
+use super::suggest;
+use super::yaml::{Entry, Node, Value};
+
+/// Reports every key of `map` that is not in `allowed`. `hints` maps a known mistake to an
+/// explanation and a fix; other keys get the closest allowed names.
+pub fn unknown_keys(
+    sink: &mut Sink,
+    rule: &'static str,
+    severity: Severity,
+    entries: &[Entry],
+    path: &str,
+    allowed: &[&str],
+    hints: &[(&str, &str, &str)],
+) {
+    for entry in entries {
+        if allowed.contains(&entry.key.as_str()) {
+            continue;
+        }
+        let p = join(path, &entry.key);
+        if let Some((_, why, fix)) = hints.iter().find(|(k, _, _)| *k == entry.key) {
+            sink.add(
+                severity,
+                rule,
+                &p,
+                Pos::from(entry),
+                format!("unknown key `{}`: {why}", entry.key),
+                *fix,
+            );
+            continue;
+        }
+        let near = suggest::closest(&entry.key, allowed.iter().copied(), 3);
+        let fix = if near.is_empty() {
+            format!(
+                "remove it; allowed keys here: {}",
+                suggest::quote_list(allowed)
+            )
+        } else {
+            format!("did you mean {}?", suggest::or_list(&near))
+        };
+        let where_ = if path.is_empty() {
+            "at the top level".to_owned()
+        } else {
+            format!("in `{path}`")
+        };
+        sink.add(
+            severity,
+            rule,
+            &p,
+            Pos::from(entry),
+            format!("unknown key `{}` {where_}", entry.key),
+            fix,
+        );
+    }
+}
+
+/// The entries of a mapping, or an error finding (null counts as "empty", returned as `[]`
+/// with no finding when `null_ok`).
+pub fn expect_map<'a>(
+    sink: &mut Sink,
+    rule: &'static str,
+    node: &'a Node,
+    path: &str,
+    null_ok: bool,
+) -> Option<&'a [Entry]> {
+    match &node.value {
+        Value::Map(entries) => Some(entries),
+        Value::Null if null_ok => Some(&[]),
+        _ => {
+            sink.error(
+                rule,
+                path,
+                Pos::from(node),
+                format!(
+                    "`{}` must be a mapping, found {}",
+                    last_segment(path),
+                    article(node.type_name())
+                ),
+                "indent its keys under it as `key: value` lines",
+            );
+            None
+        }
+    }
+}
+
+/// Non-empty string, else an error finding.
+pub fn expect_string<'a>(
+    sink: &mut Sink,
+    rule: &'static str,
+    node: &'a Node,
+    path: &str,
+) -> Option<&'a str> {
+    match &node.value {
+        Value::Str(s) if !s.trim().is_empty() => Some(s),
+        Value::Str(_) | Value::Null => {
+            sink.error(
+                rule,
+                path,
+                Pos::from(node),
+                format!("`{}` is empty", last_segment(path)),
+                "give it a value or remove the key",
+            );
+            None
+        }
+        _ => {
+            sink.error(
+                rule,
+                path,
+                Pos::from(node),
+                format!(
+                    "`{}` must be a string, found {}",
+                    last_segment(path),
+                    article(node.type_name())
+                ),
+                format!(
+                    "write it as text, e.g. `{}: \"{}\"`",
+                    last_segment(path),
+                    node.raw
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// A boolean, else an error finding.
+pub fn expect_bool(sink: &mut Sink, rule: &'static str, node: &Node, path: &str) -> Option<bool> {
+    if let Some(b) = node.as_bool() {
+        return Some(b);
+    }
+    let fix = match node.as_str().map(str::to_ascii_lowercase).as_deref() {
+        Some("true" | "yes" | "on") => {
+            format!("write `{}: true` without quotes", last_segment(path))
+        }
+        Some("false" | "no" | "off") => {
+            format!("write `{}: false` without quotes", last_segment(path))
+        }
+        _ => "use true or false".to_owned(),
+    };
+    sink.error(
+        rule,
+        path,
+        Pos::from(node),
+        format!(
+            "`{}` must be true or false, found {}",
+            last_segment(path),
+            article(node.type_name())
+        ),
+        fix,
+    );
+    None
+}
+
+/// An integer, else an error finding.
+pub fn expect_int(sink: &mut Sink, rule: &'static str, node: &Node, path: &str) -> Option<i64> {
+    if let Some(i) = node.as_int() {
+        return Some(i);
+    }
+    let fix = match node
+        .as_str()
+        .map(str::trim)
+        .and_then(|s| s.parse::<i64>().ok())
+    {
+        Some(i) => format!(
+            "write the number without quotes: `{}: {i}`",
+            last_segment(path)
+        ),
+        None => "use a whole number".to_owned(),
+    };
+    sink.error(
+        rule,
+        path,
+        Pos::from(node),
+        format!(
+            "`{}` must be a whole number, found {}",
+            last_segment(path),
+            article(node.type_name())
+        ),
+        fix,
+    );
+    None
+}
+
+/// The items of a string-or-list value (a single string counts as one item). Items that are
+/// not non-empty strings are reported; `None` when the value is neither.
+pub fn string_or_list<'a>(
+    sink: &mut Sink,
+    rule: &'static str,
+    node: &'a Node,
+    path: &str,
+) -> Option<Vec<(&'a Node, String)>> {
+    match &node.value {
+        Value::Str(_) => {
+            if node.as_str().is_some_and(|s| s.trim().is_empty()) {
+                sink.error(
+                    rule,
+                    path,
+                    Pos::from(node),
+                    format!("`{}` is empty", last_segment(path)),
+                    "give it a path or remove it",
+                );
+                return Some(Vec::new());
+            }
+            Some(vec![(node, path.to_owned())])
+        }
+        Value::Seq(items) => {
+            let mut out = Vec::new();
+            for (i, item) in items.iter().enumerate() {
+                let p = index(path, i);
+                match item.as_str() {
+                    Some(s) if !s.trim().is_empty() => out.push((item, p)),
+                    _ => sink.error(
+                        rule,
+                        &p,
+                        Pos::from(item),
+                        format!(
+                            "entry {} of `{}` must be a non-empty string, found {}",
+                            i,
+                            last_segment(path),
+                            describe(item)
+                        ),
+                        "write each entry as a path string",
+                    ),
+                }
+            }
+            Some(out)
+        }
+        _ => {
+            sink.error(
+                rule,
+                path,
+                Pos::from(node),
+                format!(
+                    "`{}` must be a string or a list of strings, found {}",
+                    last_segment(path),
+                    article(node.type_name())
+                ),
+                "write a path, or a list of paths one per line starting with `- `",
+            );
+            None
+        }
+    }
+}
+
+/// G6: every key defined twice in one mapping, anywhere in the document.
+pub fn duplicate_keys(sink: &mut Sink, node: &Node, path: &str) {
+    let mut todo: Vec<(&Node, String)> = vec![(node, path.to_owned())];
+    while let Some((n, p)) = todo.pop() {
+        match &n.value {
+            Value::Map(entries) => {
+                for (i, e) in entries.iter().enumerate() {
+                    if let Some(first) = entries[..i].iter().find(|f| f.key == e.key) {
+                        sink.error(
+                            "G6",
+                            &join(&p, &e.key),
+                            Pos::from(e),
+                            format!(
+                                "key `{}` is defined twice (first on line {})",
+                                e.key, first.key_line
+                            ),
+                            "keep one of the two definitions and merge their content",
+                        );
+                    }
+                    todo.push((&e.value, join(&p, &e.key)));
+                }
+            }
+            Value::Seq(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    todo.push((item, index(&p, i)));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `a.b[2].c` → `c`; `a.b[2]` → `b[2]`.
+pub fn last_segment(path: &str) -> &str {
+    path.rsplit('.').next().unwrap_or(path)
+}
+
+/// A short description of a node for messages: its type, or the value of a scalar.
+pub fn describe(node: &Node) -> String {
+    match &node.value {
+        Value::Null => "nothing".to_owned(),
+        Value::Str(s) if s.is_empty() => "an empty string".to_owned(),
+        Value::Str(s) => format!("`{s}`"),
+        Value::Seq(_) | Value::Map(_) => article(node.type_name()),
+        _ => format!("`{}`", node.raw),
+    }
+}
+
+/// "a list", "an integer".
+pub fn article(word: &str) -> String {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        format!("an {word}")
+    } else {
+        format!("a {word}")
+    }
+}

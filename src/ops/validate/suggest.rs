@@ -1,0 +1,120 @@
+//! "Did you mean": the closest known names to a misspelt one, by edit distance.
+
+/// Levenshtein distance over characters, ASCII case folded (a case slip counts as 0).
+pub fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().map(|c| c.to_ascii_lowercase()).collect();
+    let b: Vec<char> = b.chars().map(|c| c.to_ascii_lowercase()).collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// Up to `max` candidates close enough to `input` to be a plausible typo, best first.
+/// A candidate that contains the input (or the reverse) also counts, so `node` finds
+/// `nodejs`.
+pub fn closest<'a>(
+    input: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    max: usize,
+) -> Vec<&'a str> {
+    let limit = (input.chars().count() / 3).max(1);
+    let lower = input.to_ascii_lowercase();
+    let mut scored: Vec<(usize, &'a str)> = candidates
+        .into_iter()
+        .filter_map(|c| {
+            let d = distance(input, c);
+            let cl = c.to_ascii_lowercase();
+            let contains = lower.len() >= 3 && (cl.contains(&lower) || lower.contains(&cl));
+            if d <= limit {
+                Some((d, c))
+            } else if contains {
+                Some((limit + 1, c))
+            } else {
+                None
+            }
+        })
+        .collect();
+    scored.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
+    scored.dedup_by(|a, b| a.1 == b.1);
+    scored.into_iter().take(max).map(|(_, c)| c).collect()
+}
+
+/// "did you mean `a` or `b`?" text, or a fallback listing the allowed values.
+pub fn did_you_mean(input: &str, candidates: &[&str], what: &str) -> String {
+    let near = closest(input, candidates.iter().copied(), 3);
+    if near.is_empty() {
+        format!("allowed {what}: {}", quote_list(candidates))
+    } else {
+        format!("did you mean {}?", or_list(&near))
+    }
+}
+
+/// `` `a`, `b`, `c` ``.
+pub fn quote_list(items: &[&str]) -> String {
+    items
+        .iter()
+        .map(|i| format!("`{i}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `` `a` or `b` `` / `` `a`, `b` or `c` ``.
+pub fn or_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => format!("`{one}`"),
+        [rest @ .., last] => format!("{} or `{last}`", quote_list(rest)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances() {
+        assert_eq!(distance("kitten", "sitting"), 3);
+        assert_eq!(distance("", "abc"), 3);
+        assert_eq!(distance("deployFiles", "deployfiles"), 0);
+        assert_eq!(distance("buildComands", "buildCommands"), 1);
+    }
+
+    #[test]
+    fn closest_picks_typos_and_prefixes() {
+        let keys = [
+            "buildCommands",
+            "prepareCommands",
+            "deployFiles",
+            "cache",
+            "base",
+        ];
+        assert_eq!(closest("buildComands", keys, 3), vec!["buildCommands"]);
+        assert_eq!(closest("deployfile", keys, 3), vec!["deployFiles"]);
+        assert!(closest("zzzzzzzzzz", keys, 3).is_empty());
+        assert_eq!(
+            closest("node", ["nodejs", "deno", "bun"], 3),
+            vec!["nodejs"]
+        );
+    }
+
+    #[test]
+    fn texts() {
+        assert_eq!(or_list(&["a", "b", "c"]), "`a`, `b` or `c`");
+        assert_eq!(
+            did_you_mean("tcq", &["tcp", "udp"], "values"),
+            "did you mean `tcp`?"
+        );
+        assert_eq!(
+            did_you_mean("xx", &["HA", "NON_HA"], "values"),
+            "allowed values: `HA`, `NON_HA`"
+        );
+    }
+}

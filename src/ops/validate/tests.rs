@@ -1,0 +1,209 @@
+//! Robustness tests of the whole validator: mutated corpus files and hostile inputs must
+//! never panic, and every finding must stay well-formed.
+
+use super::*;
+
+/// Small deterministic generator (no test dependency needed).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) as usize
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 { 0 } else { self.next() % n }
+    }
+}
+
+const SNIPPETS: &[&str] = &[
+    ":",
+    "- ",
+    "[",
+    "]",
+    "{",
+    "}",
+    "&a ",
+    "*a",
+    "<<: *a",
+    "\t",
+    "\"",
+    "'",
+    "~",
+    "@",
+    "${",
+    "<@",
+    "? ",
+    "!!int ",
+    "|",
+    ">",
+    "#",
+    "---\n",
+    "\u{feff}",
+    "é",
+    "9999999999999999999999",
+];
+
+fn mutate(text: &str, rng: &mut Lcg) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    if lines.is_empty() {
+        lines.push(String::new());
+    }
+    for _ in 0..=rng.below(3) {
+        let n = lines.len();
+        let i = rng.below(n);
+        match rng.below(7) {
+            0 => {
+                lines.remove(i);
+                if lines.is_empty() {
+                    lines.push(String::new());
+                }
+            }
+            1 => lines.insert(i, lines[i].clone()),
+            2 => lines.swap(i, rng.below(n)),
+            3 => {
+                let line = &mut lines[i];
+                let at = line
+                    .char_indices()
+                    .map(|(k, _)| k)
+                    .nth(rng.below(line.chars().count() + 1))
+                    .unwrap_or(line.len());
+                line.insert_str(at, SNIPPETS[rng.below(SNIPPETS.len())]);
+            }
+            4 => lines[i] = format!("{}{}", " ".repeat(rng.below(7)), lines[i].trim_start()),
+            5 => {
+                let keep = rng.below(lines[i].chars().count() + 1);
+                lines[i] = lines[i].chars().take(keep).collect();
+            }
+            _ => lines.truncate(i + 1),
+        }
+    }
+    lines.join("\n")
+}
+
+fn corpus() -> Vec<String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/validate/corpus");
+    let mut out = Vec::new();
+    for sub in ["zerops", "import"] {
+        let mut paths: Vec<_> = std::fs::read_dir(dir.join(sub))
+            .expect("corpus dir")
+            .map(|e| e.expect("entry").path())
+            .collect();
+        paths.sort();
+        for p in paths {
+            out.push(std::fs::read_to_string(p).expect("corpus file"));
+        }
+    }
+    out
+}
+
+fn assert_well_formed(report: &Report, input: &str) {
+    assert_eq!(report.valid, report.errors.is_empty());
+    let lines = input.lines().count().max(1) + 1;
+    for f in report.findings() {
+        assert!(f.line >= 1 && f.column >= 1, "{f:?}");
+        assert!(
+            f.line <= lines,
+            "line {} beyond input ({lines} lines): {f:?}",
+            f.line
+        );
+        assert!(!f.message.is_empty(), "{f:?}");
+    }
+}
+
+fn run_everything(input: &str) {
+    for kind in [FileKind::ZeropsYml, FileKind::ImportYml] {
+        assert_well_formed(&validate(input, Some(kind), None), input);
+    }
+    let _ = detect_kind(input, Some("zerops.yml"));
+    let _ = setup_names(input);
+    let _ = check_setup(input, "app");
+    let _ = import_services(input);
+}
+
+#[test]
+fn mutated_corpus_never_panics() {
+    let files = corpus();
+    assert!(files.len() >= 50, "corpus missing");
+    let mut rng = Lcg(0x5eed);
+    let mut runs = 0;
+    for file in &files {
+        for _ in 0..8 {
+            run_everything(&mutate(file, &mut rng));
+            runs += 1;
+        }
+    }
+    assert!(runs >= 400);
+}
+
+#[test]
+fn hostile_inputs_never_panic() {
+    let mut inputs: Vec<String> = vec![
+        String::new(),
+        "\u{feff}".into(),
+        "\0\0\0".into(),
+        "---\n---\n---\n".into(),
+        "zerops:\n  - setup:\n".into(),
+        "zerops:\n  - setup: [a, b]\n    extends: {x: 1}\n".into(),
+        "services:\n  -\n  - ~\n  - hostname:\n    type:\n".into(),
+        "services: {a: 1}\nproject: [1]\n".into(),
+        "a: &x [*x]\n".into(),
+        "<<: [1, 2]\nzerops: *missing\n".into(),
+        "[".repeat(10_000),
+        "- ".repeat(5_000),
+        format!("zerops:\n{}", "  - setup: s\n    extends: s\n".repeat(50)),
+    ];
+    // A long `extends` chain and a dense `extends` graph.
+    let mut chain = String::from("zerops:\n");
+    for i in 0..300 {
+        chain.push_str(&format!(
+            "  - setup: s{i}\n    extends: s{}\n    run: {{base: nodejs@22, start: x}}\n",
+            i + 1
+        ));
+    }
+    inputs.push(chain);
+    let mut dense = String::from("zerops:\n");
+    for i in 0..60 {
+        let parents: Vec<String> = (0..i).map(|j| format!("s{j}")).collect();
+        dense.push_str(&format!(
+            "  - setup: s{i}\n    extends: [{}]\n    build: {{base: nodejs@22, deployFiles: ./}}\n",
+            parents.join(", ")
+        ));
+    }
+    inputs.push(dense);
+    for input in &inputs {
+        run_everything(input);
+    }
+}
+
+#[test]
+fn extends_cycle_through_three_setups() {
+    let text = "zerops:\n  - setup: a\n    extends: c\n  - setup: b\n    extends: a\n  - setup: c\n    extends: b\n";
+    let report = validate(text, Some(FileKind::ZeropsYml), None);
+    let lines: Vec<usize> = report
+        .errors
+        .iter()
+        .filter(|f| f.rule == "Z9")
+        .map(|f| f.line)
+        .collect();
+    assert_eq!(lines, [3, 5, 7]);
+}
+
+#[test]
+fn merged_sections_override_key_by_key() {
+    // The child's own `run.start` wins; `base` and `ports` come from the parent, so no Z26
+    // and no Z28 port warning for the child.
+    let text = "zerops:\n  - setup: base\n    run:\n      base: nodejs@22\n      ports:\n        - port: 3000\n      start: a\n  - setup: child\n    extends: base\n    run:\n      start: b\n";
+    let report = validate(text, Some(FileKind::ZeropsYml), None);
+    assert!(report.valid, "{report:?}");
+    assert!(
+        report
+            .findings()
+            .all(|f| f.rule != "Z26" && f.rule != "Z28"),
+        "{report:?}"
+    );
+}

@@ -1,0 +1,350 @@
+//! `zerops.yml` `build` and `deploy` sections (Z11–Z17, Z20–Z23), base membership for
+//! both phases (Z13, Z25), and the package-manager hints for command lists (Z34).
+
+use super::catalog::{self, BUILD_BASES, Match, RUN_BASES, TYPES};
+use super::env::{self, EnvMap};
+use super::report::{Pos, Severity, Sink, join};
+use super::shape;
+use super::suggest;
+use super::yaml::{Node, Value};
+use super::zerops_yml::SetupCtx;
+use super::{commands, probe};
+
+const BUILD_KEYS: &[&str] = &[
+    "base",
+    "os",
+    "prepareCommands",
+    "buildCommands",
+    "deployFiles",
+    "deploy",
+    "cache",
+    "addToRunPrepare",
+    "envVariables",
+];
+const DEPLOY_KEYS: &[&str] = &["readinessCheck", "temporaryShutdown"];
+
+/// Own `build:` section of a setup.
+pub fn check_build(sink: &mut Sink, node: &Node, path: &str) {
+    let Some(map) = shape::expect_map(sink, "Z11", node, path, true) else {
+        return;
+    };
+    shape::unknown_keys(
+        sink,
+        "Z11",
+        Severity::Error,
+        map,
+        path,
+        BUILD_KEYS,
+        &[
+            ("build", "the pre-2023 name", "rename it to `buildCommands`"),
+            (
+                "prepare",
+                "the pre-2023 name",
+                "rename it to `prepareCommands`",
+            ),
+            (
+                "start",
+                "`start` belongs to the run section",
+                "move it under `run:`",
+            ),
+            (
+                "ports",
+                "`ports` belong to the run section",
+                "move them under `run:`",
+            ),
+            ("env", "not a build key", "use `envVariables`"),
+        ],
+    );
+    for entry in map {
+        let p = join(path, &entry.key);
+        let v = &entry.value;
+        match entry.key.as_str() {
+            "base" => {
+                if let Some(items) = shape::string_or_list(sink, "Z13", v, &p) {
+                    for (item, ip) in items {
+                        check_base(sink, "Z13", item, &ip, Phase::Build);
+                    }
+                }
+            }
+            "os" => check_os(sink, v, &p),
+            "prepareCommands" | "buildCommands" => {
+                commands::command_list(sink, v, &p);
+            }
+            "deployFiles" | "deploy" => {
+                if entry.key == "deploy" {
+                    sink.warn(
+                        "Z12",
+                        &p,
+                        Pos::from(entry),
+                        "`build.deploy` is the deprecated name of `deployFiles`",
+                        "rename `deploy` to `deployFiles`",
+                    );
+                }
+                if let Some(items) = shape::string_or_list(sink, "Z16", v, &p) {
+                    for (item, ip) in items {
+                        let text = item.as_str().unwrap_or_default();
+                        if text.matches('~').count() > 1 {
+                            sink.warn("Z16", &ip, Pos::from(item), format!("`{text}` has more than one `~`; only one is allowed per path"), "keep a single `~` where the kept part of the path starts, e.g. `dist/~`");
+                        }
+                    }
+                }
+            }
+            "cache" => match &v.value {
+                Value::Bool(_) | Value::Str(_) => {}
+                Value::Seq(_) => {
+                    shape::string_or_list(sink, "Z17", v, &p);
+                }
+                _ => sink.error(
+                    "Z17",
+                    &p,
+                    Pos::from(v),
+                    format!(
+                        "`cache` must be true, false, a path or a list of paths, found {}",
+                        shape::describe(v)
+                    ),
+                    "e.g. `cache: node_modules` or `cache: true`",
+                ),
+            },
+            "addToRunPrepare" => {
+                shape::string_or_list(sink, "Z11", v, &p);
+            }
+            "envVariables" => {
+                for (key, value) in env::check_map(sink, v, &p, Pos::from(entry), EnvMap::ZeropsYml)
+                {
+                    env::check_reference_syntax(sink, "Z36", &join(&p, key), value);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `os` is alpine or ubuntu (Z14).
+pub fn check_os(sink: &mut Sink, node: &Node, path: &str) {
+    match node.as_str() {
+        Some("alpine" | "ubuntu") => {}
+        _ => sink.error(
+            "Z14",
+            path,
+            Pos::from(node),
+            format!(
+                "`os` must be alpine or ubuntu, found {}",
+                shape::describe(node)
+            ),
+            suggest::did_you_mean(
+                node.scalar_text().unwrap_or(""),
+                &["alpine", "ubuntu"],
+                "values",
+            ),
+        ),
+    }
+}
+
+/// Own `deploy:` section (Z20, Z21).
+pub fn check_deploy(sink: &mut Sink, node: &Node, path: &str) {
+    let Some(map) = shape::expect_map(sink, "Z20", node, path, true) else {
+        return;
+    };
+    shape::unknown_keys(sink, "Z20", Severity::Error, map, path, DEPLOY_KEYS, &[]);
+    for entry in map {
+        let p = join(path, &entry.key);
+        match entry.key.as_str() {
+            "temporaryShutdown" => {
+                shape::expect_bool(sink, "Z20", &entry.value, &p);
+            }
+            "readinessCheck" => probe::check_probe(
+                sink,
+                "Z21",
+                &entry.value,
+                &p,
+                &["failureTimeout", "retryPeriod"],
+            ),
+            _ => {}
+        }
+    }
+}
+
+/// The phase a base is used in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    Build,
+    Run,
+}
+
+/// Z13/Z25: a base is known in its phase. A known family with an unknown version is a
+/// warning; a base of the other phase or a managed service gets a targeted hint.
+pub fn check_base(sink: &mut Sink, rule: &'static str, node: &Node, path: &str, phase: Phase) {
+    let Some(text) = node.as_str() else { return };
+    let (table, other, here) = match phase {
+        Phase::Build => (BUILD_BASES, RUN_BASES, "build"),
+        Phase::Run => (RUN_BASES, BUILD_BASES, "run"),
+    };
+    match catalog::match_base(text, table) {
+        Match::Known { .. } => {}
+        Match::VersionMiss { known, .. } => sink.warn(
+            rule,
+            path,
+            Pos::from(node),
+            format!(
+                "`{text}` is not in the offline list of {here} bases (the live list may be newer)"
+            ),
+            format!("known: {}", sample(&known)),
+        ),
+        Match::Malformed {
+            message,
+            suggestion,
+            ..
+        } => sink.error(rule, path, Pos::from(node), message, suggestion),
+        Match::Unknown { suggestions } => {
+            let s = catalog::split(text);
+            let (message, fix) = if matches!(
+                catalog::match_base(text, other),
+                Match::Known { .. } | Match::VersionMiss { .. }
+            ) {
+                other_phase_hint(text, s.name, phase)
+            } else if TYPES
+                .iter()
+                .any(|f| f.name == s.name && f.kind.is_service())
+            {
+                (
+                    format!("`{text}` is a managed service, not a {here} base"),
+                    format!(
+                        "create `{}` as its own service in import.yml and reference its variables (e.g. `${{db_connectionString}}`); remove this setup or give it a runtime base",
+                        s.name
+                    ),
+                )
+            } else if suggestions.is_empty() {
+                (
+                    format!("unknown {here} base `{text}`"),
+                    format!(
+                        "use a base such as `nodejs@22`, `python@3.12`, `go@1`; see the base list for {here}"
+                    ),
+                )
+            } else {
+                let spelled: Vec<String> =
+                    suggestions.iter().map(|f| respell(&s, f, table)).collect();
+                let refs: Vec<&str> = spelled.iter().map(String::as_str).collect();
+                (
+                    format!("unknown {here} base `{text}`"),
+                    format!("did you mean {}?", suggest::or_list(&refs)),
+                )
+            };
+            sink.error(rule, path, Pos::from(node), message, fix);
+        }
+    }
+}
+
+fn other_phase_hint(text: &str, name: &str, phase: Phase) -> (String, String) {
+    let v = catalog::split(text).version;
+    let v = if v.is_empty() { "8.4" } else { v };
+    match (phase, name) {
+        (Phase::Build, "php-apache" | "php-nginx") => (
+            format!("`{text}` is a run base; PHP builds on `php@<version>`"),
+            format!("use `build.base: php@{v}` and keep `{text}` as `run.base`"),
+        ),
+        (Phase::Build, _) => (
+            format!("`{text}` exists only as a run base"),
+            "build on the runtime your build commands need (e.g. `nodejs@22`) and keep this as `run.base`".to_owned(),
+        ),
+        (Phase::Run, _) => (
+            format!("`{text}` is a build-only base; PHP runs on `php-nginx` or `php-apache`"),
+            format!("use `run.base: php-nginx@{v}` (or `php-apache@{v}`)"),
+        ),
+    }
+}
+
+/// Re-spells a suggested family in the user's form (keeping OS prefix and, when the family
+/// has it, the version).
+fn respell(s: &catalog::Spelled, family: &str, table: &[catalog::BaseFamily]) -> String {
+    let f = table.iter().find(|f| f.name == family);
+    let version = match f {
+        Some(f) if f.legacy.contains(&s.version) || f.alpine.contains(&s.version) => {
+            s.version.to_owned()
+        }
+        Some(f) => f
+            .legacy
+            .iter()
+            .rev()
+            .find(|v| !v.is_empty() && **v != "latest")
+            .unwrap_or(&"latest")
+            .to_string(),
+        None => String::new(),
+    };
+    let mut out = s.os.map(|o| format!("{o}/")).unwrap_or_default();
+    out.push_str(family);
+    if !version.is_empty() {
+        out.push('@');
+        out.push_str(&version);
+    }
+    out
+}
+
+/// The first few entries of a long list.
+pub fn sample(list: &[String]) -> String {
+    let shown: Vec<&str> = list.iter().take(10).map(String::as_str).collect();
+    let mut s = suggest::quote_list(&shown);
+    if list.len() > shown.len() {
+        s.push_str(", …");
+    }
+    s
+}
+
+/// Merged-view checks of the build phase: Z12 (deployFiles present), Z13 (no base = info),
+/// Z14 (os contradicting an OS-prefixed base), Z34 (package managers).
+pub fn check_merged(sink: &mut Sink, ctx: &SetupCtx) {
+    let Some(build) = &ctx.merged.build else {
+        return;
+    };
+    let path = join(&ctx.path, "build");
+    let at = build.own.map_or(ctx.at, Pos::from);
+    if build.get("deployFiles").is_none() && build.get("deploy").is_none() {
+        sink.error("Z12", &path, at, "the build has no `deployFiles`; nothing would be deployed", "add `deployFiles: ./` (everything) or list the built paths, e.g. `deployFiles: [dist, package.json]`");
+    }
+    let bases: Vec<&Node> = match build.value("base") {
+        None => {
+            sink.info(
+                "Z13",
+                &path,
+                at,
+                "no `build.base`: the build container has no language runtime",
+                "set `base:` (e.g. `nodejs@22`) if your build commands need one",
+            );
+            Vec::new()
+        }
+        Some(n) => match &n.value {
+            Value::Seq(items) => items.iter().collect(),
+            _ => vec![n],
+        },
+    };
+    let os_node = build.value("os");
+    let os = os_node.and_then(Node::as_str);
+    for base in &bases {
+        let (Some(os), Some(text), Some(os_node)) = (os, base.as_str(), os_node) else {
+            continue;
+        };
+        if let Some(prefix) = catalog::explicit_os(text) {
+            if prefix != os && (prefix == "alpine" || prefix == "ubuntu") {
+                sink.error(
+                    "Z14",
+                    &join(&path, "os"),
+                    Pos::from(os_node),
+                    format!("`os: {os}` contradicts the base `{text}`"),
+                    format!("drop `os` or use the {os} form of the base"),
+                );
+            }
+        }
+    }
+    let os = os
+        .or_else(|| {
+            bases
+                .iter()
+                .filter_map(|b| b.as_str())
+                .find_map(catalog::explicit_os)
+        })
+        .unwrap_or("alpine");
+    for key in ["prepareCommands", "buildCommands"] {
+        if let Some(n) = build.value(key) {
+            commands::check_packages(sink, n, &join(&path, key), os);
+        }
+    }
+}
