@@ -63,6 +63,7 @@ Environment:
   ZEROPS_TOKEN      Zerops access token (alias ZCP_API_KEY); else zcli's login is used
   ZEROPS_API_HOST   API host or full URL (alias ZCP_API_HOST); default api.app-prg1.zerops.io
   ZCP_LOG_LEVEL     stderr log level: debug, info, warn (default), error
+  ZCP_WORKERS       most tool calls that run at once (default 8)
 
 zcp speaks MCP on stdin/stdout; start it from an MCP client, not by hand.",
         version_line()
@@ -109,6 +110,22 @@ fn services(options: &Options) -> Result<Services, String> {
     })
 }
 
+/// `ZCP_WORKERS`: a positive count of tool calls served at once; anything else keeps the
+/// default (with a warning, since a typo should not silently change behaviour).
+fn workers_from_env() -> Option<usize> {
+    let raw = std::env::var("ZCP_WORKERS").ok()?;
+    match raw.trim().parse::<usize>() {
+        Ok(n) if (1..=256).contains(&n) => Some(n),
+        _ => {
+            zcp::warn!(
+                "main",
+                "ignoring ZCP_WORKERS={raw:?}: expected a number from 1 to 256"
+            );
+            None
+        }
+    }
+}
+
 /// Builds the server, serves stdio until the client leaves, then exits the process.
 pub fn serve(options: Options, out: Box<dyn Write + Send>) -> ExitCode {
     let info = ServerInfo {
@@ -117,6 +134,9 @@ pub fn serve(options: Options, out: Box<dyn Write + Send>) -> ExitCode {
         version: env!("CARGO_PKG_VERSION").into(),
     };
     let mut builder = ServerBuilder::new(info);
+    if let Some(workers) = workers_from_env() {
+        builder = builder.workers(workers);
+    }
     if std::env::var("ZCP_TEST_TOOLS").is_ok_and(|v| v == "1") {
         // Engine test mode: only the protocol test tools and resources.
         for tool in zcp::mcp::test_tools::all() {

@@ -224,6 +224,33 @@ fn a_ping_is_answered_while_slow_calls_run_and_slow_calls_overlap() {
     assert!(progress_of(1) < first_slow_reply && progress_of(2) < first_slow_reply);
 }
 
+/// Position of each reply id in the output of a slow call (id 1) followed by a quick one.
+fn reply_order(workers: &str) -> Vec<i64> {
+    let mut steps = init();
+    steps.push(slow_call(1, 400, 1));
+    steps.push(slow_call(2, 1, 1));
+    steps.push(Step::AwaitId(1));
+    steps.push(Step::AwaitId(2));
+    let mut env = ENGINE_TEST_ENV.to_vec();
+    env.push(("ZCP_WORKERS", workers));
+    let run = run_script(&steps, &env, Duration::from_secs(10));
+    run.lines()
+        .iter()
+        .filter(|l| l.get("result").is_some())
+        .filter_map(|l| l["id"].as_i64())
+        .filter(|id| *id != 0)
+        .collect()
+}
+
+#[test]
+fn zcp_workers_sets_the_pool_size() {
+    // One worker: the quick call waits for the slow one. The default pool: it overtakes.
+    assert_eq!(reply_order("1"), vec![1, 2]);
+    assert_eq!(reply_order("8"), vec![2, 1]);
+    // Nonsense falls back to the default pool (and warns on stderr).
+    assert_eq!(reply_order("zero"), vec![2, 1]);
+}
+
 #[test]
 fn progress_never_follows_its_reply_across_a_hundred_calls() {
     let mut steps = init();
