@@ -25,4 +25,3 @@ pub mod platform;
 pub mod sim;
 pub mod time;
 pub mod tools;
-pub mod yaml;

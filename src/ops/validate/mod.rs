@@ -18,7 +18,7 @@ mod report;
 mod run_parts;
 mod shape;
 mod suggest;
-mod yaml;
+pub mod yaml;
 mod zerops_build;
 mod zerops_run;
 mod zerops_yml;

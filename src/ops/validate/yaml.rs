@@ -151,6 +151,60 @@ impl Node {
     }
 }
 
+impl std::fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
+    }
+}
+
+impl Node {
+    /// The plain value as JSON, positions dropped, for the simulator's import. A key given
+    /// twice in one mapping is an error here (YAML forbids it and the platform refuses it);
+    /// the validator reports duplicates itself instead.
+    pub fn to_json(&self) -> Result<serde_json::Value, SyntaxError> {
+        use serde_json::Value as Json;
+        Ok(match &self.value {
+            Value::Null => Json::Null,
+            Value::Bool(b) => Json::Bool(*b),
+            Value::Int(i) => Json::from(*i),
+            Value::Float(f) => serde_json::Number::from_f64(*f).map_or(Json::Null, Json::Number),
+            Value::Str(s) => Json::String(s.clone()),
+            Value::Seq(items) => {
+                Json::Array(items.iter().map(Node::to_json).collect::<Result<_, _>>()?)
+            }
+            Value::Map(entries) => {
+                let mut map = serde_json::Map::new();
+                for entry in entries {
+                    if map
+                        .insert(entry.key.clone(), entry.value.to_json()?)
+                        .is_some()
+                    {
+                        return Err(SyntaxError {
+                            message: format!("duplicate key '{}'", entry.key),
+                            line: entry.key_line,
+                            column: entry.key_column,
+                        });
+                    }
+                }
+                Json::Object(map)
+            }
+        })
+    }
+}
+
+impl Document {
+    /// The first document as JSON; an empty document is `null`.
+    pub fn to_json(&self) -> Result<serde_json::Value, SyntaxError> {
+        self.root
+            .as_ref()
+            .map_or(Ok(serde_json::Value::Null), Node::to_json)
+    }
+}
+
 /// Parses the first document of `text`. Never panics: a failure inside the parser becomes a
 /// syntax error at the top of the file.
 pub fn parse(text: &str) -> Result<Document, SyntaxError> {
@@ -603,5 +657,24 @@ mod tests {
     #[test]
     fn complex_keys_are_a_syntax_error() {
         assert!(parse("? [a, b]\n: 1\n").is_err());
+    }
+
+    #[test]
+    fn json_view_keeps_types_and_refuses_duplicates() {
+        let doc = parse("a: 1\nb: 1.5\nc: true\nd: ~\ne: '7'\nf: [x, {g: h}]").unwrap();
+        assert_eq!(
+            doc.to_json().unwrap(),
+            serde_json::json!({"a": 1, "b": 1.5, "c": true, "d": null, "e": "7", "f": ["x", {"g": "h"}]})
+        );
+        let err = parse("a: 1\nb:\n  c: 1\n  c: 2\n")
+            .unwrap()
+            .to_json()
+            .unwrap_err();
+        assert_eq!((err.line, err.column), (4, 3), "{err}");
+        assert!(err.to_string().contains("duplicate key 'c'"), "{err}");
+        assert_eq!(
+            parse("").unwrap().to_json().unwrap(),
+            serde_json::Value::Null
+        );
     }
 }

@@ -21,7 +21,8 @@ impl State {
         self.project(scope, project_id)?;
         let body = State::body(req)?;
         let yaml_text = body.get("yaml").and_then(Value::as_str).unwrap_or("");
-        let doc = crate::yaml::parse(yaml_text)
+        let doc = crate::ops::validate::yaml::parse(yaml_text)
+            .and_then(|d| d.to_json())
             .map_err(|e| {
                 error(
                     400,
@@ -29,8 +30,7 @@ impl State {
                     &format!("Invalid YAML: {e}"),
                     Value::Null,
                 )
-            })?
-            .to_json();
+            })?;
         if doc.get("project").is_some() {
             return Err(error(
                 400,
