@@ -15,6 +15,17 @@
 // on them; they are built only on failure, so their size never costs the success path.
 #![allow(clippy::result_large_err)]
 
+/// A JSON value written as a literal and parsed where it is built (the tool schemas, at
+/// startup). `serde_json::json!` turns every key and value into code: for the large literal
+/// schemas that was some 70 KB of the binary, where the text is a fraction of it. Literal
+/// JSON only: no Rust expressions inside and no negative numbers (stringify spaces them).
+macro_rules! json_text {
+    ($($json:tt)+) => {
+        serde_json::from_str::<serde_json::Value>(stringify!($($json)+))
+            .expect("a json_text! literal is valid JSON")
+    };
+}
+
 pub mod auth;
 pub mod cancel;
 pub mod knowledge;

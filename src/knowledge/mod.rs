@@ -15,12 +15,12 @@ pub mod tokenize;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use include_dir::{Dir, include_dir};
 use serde::Serialize;
 
 pub use document::{CodeBlock, Document, DocumentError, URI_PREFIX};
 
-static EMBEDDED: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/embedded_docs");
+/// `embedded_docs/`, packed and deflated by build.rs (record layout described there).
+static PACKED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/docs.deflate"));
 
 /// Field boosts, in field order: title, keywords, content.
 const BOOSTS: [f64; 3] = [2.0, 1.5, 1.0];
@@ -79,28 +79,53 @@ pub struct Store {
 /// The embedded store, built on the first call.
 pub fn store() -> &'static Store {
     static STORE: OnceLock<Store> = OnceLock::new();
-    STORE.get_or_init(|| {
-        let mut files = Vec::new();
-        collect(&EMBEDDED, &mut files);
-        Store::from_documents(files)
-    })
+    STORE.get_or_init(|| Store::from_documents(unpack(PACKED)))
 }
 
-/// `(path without .md, markdown)` for every markdown file under `dir`.
-fn collect(dir: &Dir<'_>, out: &mut Vec<(String, String)>) {
-    for file in dir.files() {
-        let path = file.path().to_string_lossy().replace('\\', "/");
+/// `(path without .md, markdown)` for every markdown file in the packed blob. The blob is
+/// written by our own build script, so a malformed one is a build bug: what can be read is
+/// kept and the rest is skipped with a warning.
+fn unpack(packed: &[u8]) -> Vec<(String, String)> {
+    let raw = match miniz_oxide::inflate::decompress_to_vec(packed) {
+        Ok(raw) => raw,
+        Err(err) => {
+            crate::warn!("knowledge", "embedded documents do not inflate: {err:?}");
+            return Vec::new();
+        }
+    };
+    let mut out = Vec::new();
+    let mut rest = raw.as_slice();
+    while !rest.is_empty() {
+        let Some((path, text, tail)) = record(rest) else {
+            crate::warn!(
+                "knowledge",
+                "embedded documents are truncated; the rest is skipped"
+            );
+            break;
+        };
+        rest = tail;
         let Some(path) = path.strip_suffix(".md") else {
             continue;
         };
-        match file.contents_utf8() {
-            Some(text) => out.push((path.to_owned(), text.to_owned())),
-            None => crate::warn!("knowledge", "{path}.md is not UTF-8; skipped"),
+        match std::str::from_utf8(text) {
+            Ok(text) => out.push((path.to_owned(), text.to_owned())),
+            Err(_) => crate::warn!("knowledge", "{path}.md is not UTF-8; skipped"),
         }
     }
-    for sub in dir.dirs() {
-        collect(sub, out);
-    }
+    out
+}
+
+/// Splits one `(path, text)` record off the front of `bytes`.
+fn record(bytes: &[u8]) -> Option<(&str, &[u8], &[u8])> {
+    let (path, rest) = field(bytes)?;
+    let (text, rest) = field(rest)?;
+    Some((std::str::from_utf8(path).ok()?, text, rest))
+}
+
+fn field(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
+    let (len, rest) = bytes.split_first_chunk::<4>()?;
+    let len = usize::try_from(u32::from_le_bytes(*len)).ok()?;
+    (rest.len() >= len).then(|| rest.split_at(len))
 }
 
 /// Checks an untrusted `zerops://docs/{+path}` URI and returns it normalised (a trailing

@@ -283,3 +283,45 @@ fn resolve_uri_refuses_escapes() {
         None
     );
 }
+
+/// Every markdown file of embedded_docs/, read from disk, as (path without .md, text).
+fn docs_on_disk(dir: &std::path::Path, prefix: &str, out: &mut Vec<(String, String)>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+        if path.is_dir() {
+            docs_on_disk(&path, &format!("{prefix}{name}/"), out);
+        } else if let Some(stem) = name.strip_suffix(".md") {
+            out.push((
+                format!("{prefix}{stem}"),
+                std::fs::read_to_string(&path).unwrap(),
+            ));
+        }
+    }
+}
+
+#[test]
+fn the_packed_blob_holds_every_document_byte_for_byte() {
+    let mut expected = Vec::new();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("embedded_docs");
+    docs_on_disk(&root, "", &mut expected);
+    let mut unpacked = unpack(PACKED);
+    expected.sort();
+    unpacked.sort();
+    assert!(!expected.is_empty());
+    assert_eq!(unpacked, expected);
+    assert!(PACKED.len() * 3 < expected.iter().map(|(_, t)| t.len()).sum::<usize>());
+}
+
+#[test]
+fn a_damaged_blob_keeps_what_it_can_and_never_panics() {
+    assert!(unpack(b"not deflate at all").is_empty());
+    let mut raw = Vec::new();
+    for part in [&b"a.md"[..], b"# A", b"b.md", b"# B"] {
+        raw.extend_from_slice(&(part.len() as u32).to_le_bytes());
+        raw.extend_from_slice(part);
+    }
+    raw.truncate(raw.len() - 2);
+    let packed = miniz_oxide::deflate::compress_to_vec(&raw, 6);
+    assert_eq!(unpack(&packed), vec![("a".to_owned(), "# A".to_owned())]);
+}

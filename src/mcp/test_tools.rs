@@ -88,7 +88,7 @@ fn slow() -> Tool {
         title: "Slow test tool".into(),
         description: "Sleeps in steps, reporting progress between steps; honours cancellation."
             .into(),
-        input_schema: json!({
+        input_schema: json_text!({
             "type": "object",
             "properties": {
                 "ms": {"type": "integer", "minimum": 0, "maximum": 600000, "description": "Total sleep, default 2000"},
@@ -145,13 +145,13 @@ fn echo() -> Tool {
         name: "test_echo".into(),
         title: "Echo test tool".into(),
         description: "Returns its text argument unchanged and logs one info message.".into(),
-        input_schema: json!({
+        input_schema: json_text!({
             "type": "object",
             "properties": {"text": {"type": "string", "description": "Text to echo"}},
             "required": ["text"],
             "additionalProperties": false
         }),
-        output_schema: Some(json!({
+        output_schema: Some(json_text!({
             "type": "object",
             "properties": {"text": {"type": "string"}},
             "required": ["text"]
@@ -172,7 +172,7 @@ fn panic_tool() -> Tool {
         name: "test_panic".into(),
         title: "Panicking test tool".into(),
         description: "Panics, to prove a failing handler does not take the server down.".into(),
-        input_schema: json!({"type": "object", "properties": {}, "additionalProperties": false}),
+        input_schema: json_text!({"type": "object", "properties": {}, "additionalProperties": false}),
         output_schema: None,
         annotations: HARMLESS,
         required_client_capabilities: Vec::new(),
@@ -186,7 +186,7 @@ fn print() -> Tool {
         title: "Stray print test tool".into(),
         description: "Prints to the process's stdout, which must land on stderr, not the protocol."
             .into(),
-        input_schema: json!({"type": "object", "properties": {}, "additionalProperties": false}),
+        input_schema: json_text!({"type": "object", "properties": {}, "additionalProperties": false}),
         output_schema: None,
         annotations: HARMLESS,
         required_client_capabilities: Vec::new(),
@@ -205,7 +205,7 @@ fn elicit() -> Tool {
         name: "test_elicit".into(),
         title: "Elicitation test tool".into(),
         description: "Declares that it needs the client's elicitation capability.".into(),
-        input_schema: json!({"type": "object", "properties": {}, "additionalProperties": false}),
+        input_schema: json_text!({"type": "object", "properties": {}, "additionalProperties": false}),
         output_schema: None,
         annotations: HARMLESS,
         required_client_capabilities: vec!["elicitation".into()],

@@ -58,14 +58,19 @@ impl std::fmt::Debug for ZeropsClient {
     }
 }
 
-/// Builds the shared HTTP agent.
+/// Builds the shared HTTP agent. Names are resolved by [`super::resolve::HostResolver`],
+/// not the C library, so the static binary needs no NSS modules at run time.
 pub fn agent(timeout: Duration) -> ureq::Agent {
-    ureq::Agent::config_builder()
+    let config = ureq::Agent::config_builder()
         .timeout_global(Some(timeout))
         .http_status_as_error(false)
         .user_agent(format!("zcp/{}", env!("CARGO_PKG_VERSION")))
-        .build()
-        .into()
+        .build();
+    ureq::Agent::with_parts(
+        config,
+        ureq::unversioned::transport::DefaultConnector::new(),
+        super::resolve::HostResolver,
+    )
 }
 
 pub(super) enum Method {

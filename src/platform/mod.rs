@@ -7,6 +7,7 @@ pub mod http;
 pub mod logfetcher;
 pub mod mock;
 pub mod operations;
+pub mod resolve;
 pub mod types;
 
 pub use client::{Client, LogFetcher};

@@ -72,7 +72,7 @@ impl Connections {
 
 /// Starts a simulator on an ephemeral loopback port.
 pub fn start(config: SimConfig, seed: Seed) -> io::Result<SimHandle> {
-    let listener = TcpListener::bind("127.0.0.1:0")?;
+    let listener = TcpListener::bind(std::net::SocketAddr::from(([127, 0, 0, 1], 0)))?;
     let addr = listener.local_addr()?;
     let base_url = format!("http://{addr}");
     let mut state = State::new(config, seed);

@@ -2,8 +2,6 @@
 
 use std::sync::Arc;
 
-use serde_json::json;
-
 use crate::mcp::Tool;
 use crate::ops::delete::delete;
 
@@ -16,7 +14,7 @@ pub fn tool(services: Arc<Services>) -> Tool {
         "zerops_delete",
         "Delete a service",
         "Permanently delete a service and its data. Only with the user's explicit approval for this service; requires confirm: true, otherwise nothing happens.",
-        json!({
+        json_text!({
             "type": "object",
             "properties": {
                 "serviceHostname": {"type": "string", "minLength": 1, "description": "The service to delete."},
@@ -25,7 +23,7 @@ pub fn tool(services: Arc<Services>) -> Tool {
             "required": ["serviceHostname"],
             "additionalProperties": false
         }),
-        json!({
+        json_text!({
             "type": "object",
             "properties": {"serviceHostname": {"type": "string"}, "serviceId": {"type": "string"}, "process": {"type": "object"}},
             "required": ["serviceHostname", "process"]

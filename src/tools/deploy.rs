@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::mcp::Tool;
 use crate::ops::deploy::{DeployRequest, Pusher, deploy};
@@ -18,7 +18,7 @@ pub fn tool(services: Arc<Services>) -> Tool {
         "Deploy code",
         "Build and deploy a local directory to a service with zcli push, then follow the build until the new version is active or failed (build log attached on failure). \
 workingDir must hold zerops.yml with a setup named after the service. Takes minutes; run one deploy at a time.",
-        json!({
+        json_text!({
             "type": "object",
             "properties": {
                 "workingDir": {"type": "string", "minLength": 1, "description": "Absolute path of the directory with the code and zerops.yml."},
@@ -30,7 +30,7 @@ workingDir must hold zerops.yml with a setup named after the service. Takes minu
             "required": ["workingDir"],
             "additionalProperties": false
         }),
-        json!({
+        json_text!({
             "type": "object",
             "properties": {
                 "status": {"type": "string"}, "serviceHostname": {"type": "string"}, "setup": {"type": "string"},

@@ -2,8 +2,6 @@
 
 use std::sync::Arc;
 
-use serde_json::json;
-
 use crate::mcp::Tool;
 use crate::ops::discover::{DiscoverRequest, discover};
 
@@ -17,7 +15,7 @@ pub fn tool(services: Arc<Services>) -> Tool {
         "Discover project and services",
         "Show the Zerops project and its services: hostname, type and version, status, mode, ports, public subdomain URL and scaling. \
 Start here to learn the hostnames other tools need. Filter with serviceHostname; add includeEnvs for variable names (includeEnvValues for values).",
-        json!({
+        json_text!({
             "type": "object",
             "properties": {
                 "serviceHostname": {"type": "string", "description": "Only this service (exact hostname), with fresh details."},
@@ -26,7 +24,7 @@ Start here to learn the hostnames other tools need. Filter with serviceHostname;
             },
             "additionalProperties": false
         }),
-        json!({
+        json_text!({
             "type": "object",
             "properties": {
                 "project": {"type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "status": {"type": "string"}}},

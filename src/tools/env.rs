@@ -2,8 +2,6 @@
 
 use std::sync::Arc;
 
-use serde_json::json;
-
 use crate::mcp::Tool;
 use crate::ops::env::{delete, get, scope, set};
 
@@ -17,7 +15,7 @@ pub fn tool(services: Arc<Services>) -> Tool {
         "Environment variables",
         "Get, set or delete env variables of a service (serviceHostname) or of the whole project (project: true). \
 variables are KEY=value lines for set, bare keys for delete; set replaces existing keys. Running containers see changes only after zerops_manage restart.",
-        json!({
+        json_text!({
             "type": "object",
             "properties": {
                 "action": {"type": "string", "enum": ["get", "set", "delete"], "description": "What to do."},
@@ -28,7 +26,7 @@ variables are KEY=value lines for set, bare keys for delete; set replaces existi
             "required": ["action"],
             "additionalProperties": false
         }),
-        json!({
+        json_text!({
             "type": "object",
             "properties": {
                 "scope": {"type": "string"}, "serviceHostname": {"type": "string"},

@@ -2,8 +2,6 @@
 
 use std::sync::Arc;
 
-use serde_json::json;
-
 use crate::mcp::Tool;
 use crate::ops::events::events;
 
@@ -17,7 +15,7 @@ pub fn tool(services: Arc<Services>) -> Tool {
         "Project activity",
         "List recent activity newest first: processes (start, restart, scale, import, env-update...) and builds/deploys, with status, duration and failReason. \
 Filter by serviceHostname; limit defaults to 50. Use it to see whether a build failed and to find buildId for zerops_logs.",
-        json!({
+        json_text!({
             "type": "object",
             "properties": {
                 "serviceHostname": {"type": "string", "description": "Only events of this service."},
@@ -25,7 +23,7 @@ Filter by serviceHostname; limit defaults to 50. Use it to see whether a build f
             },
             "additionalProperties": false
         }),
-        json!({
+        json_text!({
             "type": "object",
             "properties": {
                 "projectId": {"type": "string"},

@@ -2,8 +2,6 @@
 
 use std::sync::Arc;
 
-use serde_json::json;
-
 use crate::mcp::Tool;
 use crate::ops::import::{DeletionWait, dry_run, import, read_source};
 
@@ -17,7 +15,7 @@ pub fn tool(services: Arc<Services>) -> Tool {
         "Import services",
         "Create services in the current project from import.yml (content or filePath). Always validated first; a project: section is refused. \
 dryRun: true only validates. Reports every created service, every per-service error, and follows the creation processes.",
-        json!({
+        json_text!({
             "type": "object",
             "properties": {
                 "content": {"type": "string", "description": "The import YAML (a services: list, no project:)."},
@@ -26,7 +24,7 @@ dryRun: true only validates. Reports every created service, every per-service er
             },
             "additionalProperties": false
         }),
-        json!({
+        json_text!({
             "type": "object",
             "properties": {
                 "dryRun": {"type": "boolean"}, "valid": {"type": "boolean"},

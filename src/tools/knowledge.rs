@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::knowledge;
 use crate::mcp::{
@@ -23,7 +23,7 @@ pub fn tool() -> Tool {
         name: "zerops_knowledge".into(),
         title: "Search Zerops docs".into(),
         description: DESCRIPTION.into(),
-        input_schema: json!({
+        input_schema: json_text!({
             "type": "object",
             "properties": {
                 "query": {"type": "string", "minLength": 1, "description": "What to look for, in plain words (e.g. \"postgres connection string\", \"502 bad gateway\")."},
@@ -32,7 +32,7 @@ pub fn tool() -> Tool {
             "required": ["query"],
             "additionalProperties": false
         }),
-        output_schema: Some(json!({
+        output_schema: Some(json_text!({
             "type": "object",
             "properties": {
                 "query": {"type": "string"},

@@ -2,8 +2,6 @@
 
 use std::sync::Arc;
 
-use serde_json::json;
-
 use crate::mcp::Tool;
 use crate::ops::logs::{LogsRequest, logs};
 
@@ -17,7 +15,7 @@ pub fn tool(services: Arc<Services>) -> Tool {
         "Read service logs",
         "Read a service's runtime logs (or the build log of one deploy with buildId), oldest first. \
 Filter by minimum severity, since (30m, 2h, 1d or RFC 3339; default 1h), text search and limit (default 100, max 1000). hasMore says if more entries matched.",
-        json!({
+        json_text!({
             "type": "object",
             "properties": {
                 "serviceHostname": {"type": "string", "minLength": 1, "description": "The service whose logs to read."},
@@ -30,7 +28,7 @@ Filter by minimum severity, since (30m, 2h, 1d or RFC 3339; default 1h), text se
             "required": ["serviceHostname"],
             "additionalProperties": false
         }),
-        json!({
+        json_text!({
             "type": "object",
             "properties": {
                 "serviceHostname": {"type": "string"}, "source": {"type": "string"}, "since": {"type": "string"},

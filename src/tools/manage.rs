@@ -38,7 +38,7 @@ Follows the platform process to its end. Restart after env changes so running co
             "required": ["action", "serviceHostname"],
             "additionalProperties": false
         }),
-        json!({
+        json_text!({
             "type": "object",
             "properties": {
                 "serviceHostname": {"type": "string"}, "serviceId": {"type": "string"},

@@ -2,8 +2,6 @@
 
 use std::sync::Arc;
 
-use serde_json::json;
-
 use crate::mcp::{Annotations, Tool};
 use crate::ops::process::{cancel, status};
 
@@ -16,7 +14,7 @@ pub fn tool(services: Arc<Services>) -> Tool {
         "zerops_process",
         "Process status or cancel",
         "Check an async Zerops process (status, failReason, timestamps) by the processId another tool returned, or cancel one that is still PENDING or RUNNING.",
-        json!({
+        json_text!({
             "type": "object",
             "properties": {
                 "processId": {"type": "string", "minLength": 1, "description": "The process id."},
@@ -25,7 +23,7 @@ pub fn tool(services: Arc<Services>) -> Tool {
             "required": ["processId"],
             "additionalProperties": false
         }),
-        json!({
+        json_text!({
             "type": "object",
             "properties": {
                 "processId": {"type": "string"}, "actionName": {"type": "string"}, "status": {"type": "string"},

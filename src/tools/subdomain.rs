@@ -2,8 +2,6 @@
 
 use std::sync::Arc;
 
-use serde_json::json;
-
 use crate::mcp::Tool;
 use crate::ops::subdomain::set;
 
@@ -17,7 +15,7 @@ pub fn tool(services: Arc<Services>) -> Tool {
         "Public subdomain",
         "Enable or disable a service's public zerops.app subdomain (HTTPS URL for development and previews). \
 Idempotent: an already enabled subdomain is reported with its URL. The service needs an HTTP port; enable it after the first deploy.",
-        json!({
+        json_text!({
             "type": "object",
             "properties": {
                 "serviceHostname": {"type": "string", "minLength": 1, "description": "The service."},
@@ -26,7 +24,7 @@ Idempotent: an already enabled subdomain is reported with its URL. The service n
             "required": ["serviceHostname", "action"],
             "additionalProperties": false
         }),
-        json!({
+        json_text!({
             "type": "object",
             "properties": {
                 "serviceHostname": {"type": "string"}, "action": {"type": "string"}, "status": {"type": "string"},

@@ -2,8 +2,6 @@
 
 use std::sync::Arc;
 
-use serde_json::json;
-
 use crate::mcp::Tool;
 use crate::ops::import::{read_source, report_json};
 use crate::ops::validate::{FileKind, validate};
@@ -18,7 +16,7 @@ pub fn tool() -> Tool {
         "Validate Zerops YAML",
         "Check a zerops.yml or import.yml offline before deploying or importing: unknown keys, types and versions, bases, modes, hostnames, ports, env variables. \
 Each finding has severity, path, line, column, message and a suggested fix. Give content or filePath; type is detected if omitted.",
-        json!({
+        json_text!({
             "type": "object",
             "properties": {
                 "content": {"type": "string", "description": "The YAML text."},
@@ -27,7 +25,7 @@ Each finding has severity, path, line, column, message and a suggested fix. Give
             },
             "additionalProperties": false
         }),
-        json!({
+        json_text!({
             "type": "object",
             "properties": {
                 "valid": {"type": "boolean"}, "type": {"type": "string"}, "file": {"type": "string"},
