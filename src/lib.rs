@@ -32,6 +32,7 @@ pub mod knowledge;
 pub mod log;
 pub mod mcp;
 pub mod ops;
+pub mod order;
 pub mod platform;
 pub mod sim;
 pub mod time;

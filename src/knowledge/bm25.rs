@@ -108,7 +108,7 @@ impl Index {
             }
         }
         for list in &mut index.postings {
-            list.sort_by_key(|p| p.doc);
+            crate::order::sort_by_key(list, |p| p.doc);
         }
         index
     }

@@ -164,7 +164,7 @@ impl Store {
                 Err(err) => crate::warn!("knowledge", "skipping a document: {err}"),
             }
         }
-        documents.sort_by(|a, b| a.uri.cmp(&b.uri));
+        crate::order::sort_by(&mut documents, |a, b| a.uri.cmp(&b.uri));
 
         let mut fields: Vec<Vec<Vec<String>>> = Vec::with_capacity(documents.len());
         let mut texts: Vec<(String, Vec<tokenize::Token>)> = Vec::new();
@@ -223,7 +223,7 @@ impl Store {
                         ))
                     })
                     .collect();
-                occurrences.sort_unstable();
+                crate::order::sort(&mut occurrences);
                 Entry { text, occurrences }
             })
             .collect();
@@ -274,7 +274,7 @@ impl Store {
             ranked.select_nth_unstable_by(limit, order);
             ranked.truncate(limit);
         }
-        ranked.sort_by(order);
+        crate::order::sort_by(&mut ranked, order);
         let results: Vec<Hit> = ranked
             .iter()
             .map(|&(doc, score)| Hit {
@@ -330,7 +330,7 @@ impl Store {
                 });
             }
         }
-        matches.sort_by_key(|m| m.start);
+        crate::order::sort_by_key(&mut matches, |m| m.start);
         snippet::make(&entry.text, &matches, &self.documents[doc].description)
     }
 }

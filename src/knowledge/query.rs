@@ -137,7 +137,7 @@ impl Lexicon {
             .filter(|(stem, _)| stem.chars().count() >= 3 && stem.chars().all(char::is_alphabetic))
             .map(|(stem, readable)| (stem.chars().count(), stem, readable))
             .collect();
-        fuzzy.sort();
+        crate::order::sort(&mut fuzzy);
         Lexicon { surface, fuzzy }
     }
 
@@ -374,7 +374,7 @@ mod tests {
     fn there_are_at_least_25_aliases_and_keys_are_unique() {
         assert!(ALIASES.len() >= 25);
         let mut keys: Vec<&str> = ALIASES.iter().map(|(k, _)| *k).collect();
-        keys.sort_unstable();
+        crate::order::sort(&mut keys);
         keys.dedup();
         assert_eq!(keys.len(), ALIASES.len());
         for key in keys {

@@ -267,7 +267,7 @@ fn check_object(
             None => match additional {
                 Some(Value::Bool(false)) => {
                     let mut known: Vec<&str> = properties.keys().map(String::as_str).collect();
-                    known.sort_unstable();
+                    crate::order::sort(&mut known);
                     let hint = if known.is_empty() {
                         "this tool takes no arguments".to_owned()
                     } else {

@@ -41,7 +41,7 @@ pub fn discover(session: &Session, request: &DiscoverRequest) -> Result<Value, P
         };
         services = vec![fresh];
     }
-    services.sort_by(|a, b| a.name.cmp(&b.name));
+    crate::order::sort_by(&mut services, |a, b| a.name.cmp(&b.name));
     let subdomain_host = project.zerops_subdomain_host.clone().unwrap_or_default();
     let mut listed = Vec::new();
     for service in &services {
@@ -221,7 +221,7 @@ fn scaling_json(autoscaling: Option<&Autoscaling>) -> Map<String, Value> {
 /// asked (they are often secrets).
 pub fn envs_json(vars: &[EnvVar], with_values: bool) -> Value {
     let mut sorted: Vec<&EnvVar> = vars.iter().collect();
-    sorted.sort_by(|a, b| a.key.cmp(&b.key));
+    crate::order::sort_by(&mut sorted, |a, b| a.key.cmp(&b.key));
     Value::Array(
         sorted
             .into_iter()

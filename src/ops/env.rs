@@ -115,7 +115,7 @@ pub fn parse_keys(lines: &[String]) -> Result<Vec<String>, PlatformError> {
 pub fn get(session: &Session, scope: &EnvScope) -> Result<Value, PlatformError> {
     let (vars, hostname) = read(session, scope)?;
     let mut sorted = vars;
-    sorted.sort_by(|a, b| a.key.cmp(&b.key));
+    crate::order::sort_by(&mut sorted, |a, b| a.key.cmp(&b.key));
     let vars: Vec<Value> = sorted
         .iter()
         .map(|v| {
@@ -260,7 +260,7 @@ pub fn delete(
             Some(var) => targets.push(var.clone()),
             None => {
                 let mut existing: Vec<&str> = current.iter().map(|v| v.key.as_str()).collect();
-                existing.sort_unstable();
+                crate::order::sort(&mut existing);
                 return Err(PlatformError::new(
                     ErrorCode::InvalidParameter,
                     format!("Environment variable '{key}' not found"),

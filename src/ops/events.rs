@@ -79,7 +79,7 @@ pub fn events(
             timeline.retain(|e| &e.service == name);
         }
         if timeline.len() >= limit || exhausted || fetch >= MAX_FETCH {
-            timeline.sort_by_key(|e| std::cmp::Reverse(e.at));
+            crate::order::sort_by_key(&mut timeline, |e| std::cmp::Reverse(e.at));
             timeline.truncate(limit);
             let processes = timeline.iter().filter(|e| e.is_process).count();
             let deploys = timeline.len() - processes;

@@ -39,7 +39,7 @@ pub fn find_service(
     hostname: &str,
 ) -> Result<ServiceStack, PlatformError> {
     let mut names: Vec<String> = services.iter().map(|s| s.name.clone()).collect();
-    names.sort();
+    crate::order::sort(&mut names);
     match services.into_iter().find(|s| s.name == hostname) {
         Some(service) => Ok(service),
         None => {

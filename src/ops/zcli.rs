@@ -281,7 +281,7 @@ pub fn find_zcli(path_var: Option<&str>, home: Option<&Path>) -> Option<PathBuf>
         // nvm keeps one bin directory per installed Node version; prefer the newest.
         if let Ok(entries) = std::fs::read_dir(home.join(".nvm/versions/node")) {
             let mut versions: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-            versions.sort();
+            crate::order::sort(&mut versions);
             for version in versions.iter().rev() {
                 candidates.push(version.join("bin").join(exe));
             }

@@ -105,7 +105,7 @@ impl Report {
         mut all: Vec<Finding>,
         has_project: bool,
     ) -> Report {
-        all.sort_by(|a, b| {
+        crate::order::sort_by(&mut all, |a, b| {
             (a.line, a.column, a.rule, &a.message, a.severity, &a.path)
                 .cmp(&(b.line, b.column, b.rule, &b.message, b.severity, &b.path))
         });

@@ -42,7 +42,7 @@ pub fn closest<'a>(
             }
         })
         .collect();
-    scored.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
+    crate::order::sort_by(&mut scored, |a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
     scored.dedup_by(|a, b| a.1 == b.1);
     scored.into_iter().take(max).map(|(_, c)| c).collect()
 }

@@ -73,7 +73,7 @@ impl State {
             .filter(|l| tags.is_none_or(|t| t.split(',').any(|tag| tag == l.tag)))
             .filter(|l| container.is_none_or(|c| l.container_id == c))
             .collect();
-        picked.sort_by(|a, b| a.timestamp.cmp(&b.timestamp));
+        crate::order::sort_by(&mut picked, |a, b| a.timestamp.cmp(&b.timestamp));
         if req.query_param("desc") == Some("1") {
             picked.reverse();
         }

@@ -126,7 +126,7 @@ impl State {
                 )
             })
             .collect();
-        services.sort_by(|a, b| b.created.cmp(&a.created));
+        crate::order::sort_by(&mut services, |a, b| b.created.cmp(&a.created));
         Ok(State::page(
             services.into_iter().map(ServiceRec::to_json).collect(),
             limit,
@@ -156,7 +156,9 @@ impl State {
                 )
             })
             .collect();
-        items.sort_by(|a, b| b.created.cmp(&a.created).then(b.sequence.cmp(&a.sequence)));
+        crate::order::sort_by(&mut items, |a, b| {
+            b.created.cmp(&a.created).then(b.sequence.cmp(&a.sequence))
+        });
         let values = items
             .iter()
             .map(|p| p.to_json(now, &self.project_name(&p.project_id)))
@@ -190,7 +192,9 @@ impl State {
                 )
             })
             .collect();
-        items.sort_by(|a, b| b.created.cmp(&a.created).then(b.sequence.cmp(&a.sequence)));
+        crate::order::sort_by(&mut items, |a, b| {
+            b.created.cmp(&a.created).then(b.sequence.cmp(&a.sequence))
+        });
         Ok(State::page(
             items.iter().map(|v| v.to_json(now)).collect(),
             limit,
