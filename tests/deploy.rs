@@ -512,3 +512,96 @@ fn demo_deploys_fail_their_build_on_request() {
     assert_eq!(failed["status"], "BUILD_FAILED", "{failed}");
     assert!(failed["appVersionId"].as_str().is_some());
 }
+
+#[test]
+fn a_deploy_reports_progress_and_scrubs_the_token_from_zcli_output() {
+    // A build that outlasts zcli, so the follow after it reports progress too.
+    let sim = Arc::new(session::start_sim(zcp::sim::SimConfig {
+        process_duration: Duration::from_millis(150),
+        build_duration: Duration::from_millis(3500),
+        ..zcp::sim::SimConfig::default()
+    }));
+    let bin = zcli_dir();
+    // zcli echoes the token (as a debug print might): it must not reach the agent.
+    let work = work_dir(
+        Some(ZEROPS_YML),
+        &format!("stdout=using token {TOKEN}\nsleep=2\nexit=0\n"),
+    );
+    let mut env = deploy_env(&sim, bin.path());
+    env.push(("ZCP_LOG_LEVEL".into(), "debug".into()));
+    env.retain(|(k, _)| k != "ZCP_POLL_FAST_MS");
+    env.push(("ZCP_POLL_FAST_MS".into(), "200".into()));
+    let mut s = Session::start(&env);
+    let id = s.start_call(
+        "zerops_deploy",
+        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
+        Some("deploy-progress"),
+    );
+    wait_record(work.path());
+    sim.push(API_ID, None).unwrap();
+    let answer = s.wait_for(id);
+    std::thread::sleep(Duration::from_millis(600));
+    let result = expect_ok(&s.result(id));
+    assert_eq!(result["status"], "DEPLOYED", "{result}");
+    assert!(
+        result["outputTail"]
+            .as_str()
+            .unwrap()
+            .contains("using token")
+    );
+    let progress = s.progress("deploy-progress");
+    assert!(progress.len() >= 3, "{progress:?}");
+    let messages: Vec<&str> = progress
+        .iter()
+        .map(|l| l.value["params"]["message"].as_str().unwrap())
+        .collect();
+    assert!(messages.iter().any(|m| m.contains("zcli")), "{messages:?}");
+    assert!(messages.iter().any(|m| m.contains("build")), "{messages:?}");
+    let values: Vec<f64> = progress
+        .iter()
+        .map(|l| l.value["params"]["progress"].as_f64().unwrap())
+        .collect();
+    assert!(values.windows(2).all(|w| w[0] < w[1]), "{values:?}");
+    let last = progress.last().unwrap();
+    assert!(last.at < answer.at, "progress after the answer");
+    let quiet = answer.at.duration_since(last.at);
+    assert!(
+        quiet >= Duration::from_millis(150),
+        "only {quiet:?} of quiet"
+    );
+    let transcript = s.finish();
+    assert!(
+        !transcript.stdout.contains(TOKEN),
+        "the token reached stdout"
+    );
+    assert!(
+        !transcript.stderr.contains(TOKEN),
+        "the token reached stderr"
+    );
+}
+
+#[test]
+fn a_push_without_a_new_build_is_reported_as_such() {
+    let sim = fast_sim();
+    let bin = zcli_dir();
+    let work = work_dir(Some(ZEROPS_YML), "exit=0\n");
+    let mut env = deploy_env(&sim, bin.path());
+    env.retain(|(k, _)| k != "ZCP_POLL_BUDGET_MS");
+    env.push(("ZCP_POLL_BUDGET_MS".into(), "600".into()));
+    let mut s = Session::start(&env);
+    let failed = expect_error(
+        &s.call(
+            "zerops_deploy",
+            json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
+        ),
+        "DEPLOY_FAILED",
+    );
+    assert_eq!(failed["status"], "BUILD_NOT_FOUND", "{failed}");
+    assert!(failed["error"].as_str().unwrap().contains("exit code 0"));
+    assert!(
+        failed["suggestion"]
+            .as_str()
+            .unwrap()
+            .contains("zerops_events")
+    );
+}

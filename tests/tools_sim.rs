@@ -586,6 +586,43 @@ fn subdomain_enable_retries_a_no_ports_refusal() {
     assert!(service_field(&sim, WEB_ID, |x| x.subdomain_access));
 }
 
+#[test]
+fn subdomain_refusals_are_explained() {
+    let sim = start_sim(SimConfig {
+        process_duration: Duration::from_millis(150),
+        reject_subdomain_enables: 100,
+        ..SimConfig::default()
+    });
+    let mut s = Session::start(&sim_env(&sim));
+    // No HTTP port at all: refused before the API is asked.
+    let db = expect_error(
+        &s.call(
+            "zerops_subdomain",
+            json!({"action": "enable", "serviceHostname": "db"}),
+        ),
+        "INVALID_USAGE",
+    );
+    assert!(db["error"].as_str().unwrap().contains("HTTP port"), "{db}");
+    assert!(mutations(&sim).is_empty(), "{:?}", mutations(&sim));
+    // The platform keeps answering noSubdomainPorts: a few retries, then the explanation.
+    let started = Instant::now();
+    let web = expect_error(
+        &s.call(
+            "zerops_subdomain",
+            json!({"action": "enable", "serviceHostname": "web"}),
+        ),
+        "INVALID_USAGE",
+    );
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert!(
+        web["suggestion"].as_str().unwrap().contains("httpSupport"),
+        "{web}"
+    );
+    let tries = mutations(&sim).len();
+    assert!((2..=5).contains(&tries), "{tries} enable attempts");
+    assert!(!service_field(&sim, WEB_ID, |x| x.subdomain_access));
+}
+
 // ---------------------------------------------------------------------------------------
 // zerops_process
 
