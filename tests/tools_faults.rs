@@ -449,3 +449,32 @@ fn the_search_leak_never_reaches_a_result() {
     no_foreign("stdout", &transcript.stdout);
     assert!(!transcript.stdout.contains(TOKEN) && !transcript.stderr.contains(TOKEN));
 }
+
+/// With the leak, the newest items of a search are another project's: the limit must
+/// still be filled with this project's events.
+#[test]
+fn events_fill_the_limit_despite_foreign_items() {
+    let sim = sim();
+    sim.set_search_leak(true);
+    sim.with_state(|s| {
+        let template = s
+            .processes
+            .iter()
+            .find(|p| p.project_id == OTHER_PROJECT_ID)
+            .cloned()
+            .unwrap();
+        for i in 0..120 {
+            let mut p = template.clone();
+            p.id = format!("procother{i:0>13}");
+            p.created = zcp::time::format_rfc3339(std::time::SystemTime::now());
+            p.sequence = 1000 + i;
+            s.processes.push(p);
+        }
+    });
+    let mut s = Session::start(&env(&sim));
+    let result = expect_ok(&s.call("zerops_events", json!({"limit": 5})));
+    let events = result["events"].as_array().unwrap();
+    assert_eq!(events.len(), 5, "{result}");
+    no_foreign("events", &result.to_string());
+    assert!(!result.to_string().contains("billing"));
+}

@@ -472,6 +472,54 @@ fn import_reports_every_per_service_error() {
 }
 
 #[test]
+fn import_waits_for_a_hostname_that_is_still_being_deleted() {
+    let sim = std::sync::Arc::new(fast_sim());
+    sim.with_state(|s| {
+        s.services
+            .iter_mut()
+            .find(|x| x.id == WEB_ID)
+            .unwrap()
+            .status = "DELETING".into();
+    });
+    let remover = {
+        let sim = sim.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(800));
+            sim.with_state(|s| s.services.retain(|x| x.id != WEB_ID));
+        })
+    };
+    let mut s = Session::start(&sim_env(&sim));
+    let done = expect_ok(&s.call(
+        "zerops_import",
+        json!({"content": "services:\n  - hostname: web\n    type: static\n"}),
+    ));
+    remover.join().unwrap();
+    assert_eq!(done["services"][0]["status"], "created", "{done}");
+    let web = sim.with_state(|s| {
+        s.services
+            .iter()
+            .filter(|x| x.name == "web" && x.project_id == DEMO_PROJECT_ID)
+            .count()
+    });
+    assert_eq!(web, 1);
+}
+
+#[test]
+fn managed_services_cannot_be_scaled_horizontally() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let err = expect_error(
+        &s.call(
+            "zerops_manage",
+            json!({"action": "scale", "serviceHostname": "db", "minContainers": 2}),
+        ),
+        "INVALID_SCALING",
+    );
+    assert!(err["error"].as_str().unwrap().contains("db"), "{err}");
+    assert!(mutations(&sim).is_empty(), "{:?}", mutations(&sim));
+}
+
+#[test]
 fn an_invalid_import_is_refused_before_the_api() {
     let sim = fast_sim();
     let mut s = Session::start(&sim_env(&sim));
