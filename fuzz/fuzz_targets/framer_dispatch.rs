@@ -53,6 +53,9 @@ fn server() -> &'static (Server, Sink) {
 fuzz_target!(|data: &[u8]| {
     let (server, sink) = server();
     server.serve(Cursor::new(data.to_vec()));
+    // serve() returns after the end-of-input grace and a bounded cleanup; make sure
+    // nothing is still writing before the output is checked.
+    assert!(server.wait_idle(Duration::from_secs(10)), "a request outlived serve()");
     let out = std::mem::take(&mut *sink.0.lock().unwrap());
     if out.is_empty() {
         return;
