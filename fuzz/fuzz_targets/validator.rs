@@ -11,7 +11,8 @@ fuzz_target!(|data: &[u8]| {
     };
     for kind in [None, Some(FileKind::ZeropsYml), Some(FileKind::ImportYml)] {
         let report = validate(text, kind, None);
-        let lines = text.split('\n').count() as u64 + 1;
+        // YAML breaks lines at LF, CRLF and a lone CR alike.
+        let lines = text.replace("\r\n", "\n").split(['\n', '\r']).count() as u64 + 1;
         for finding in report.errors.iter().chain(&report.warnings).chain(&report.info) {
             assert!(
                 finding.line as u64 <= lines,
