@@ -23,11 +23,12 @@ pub fn project_services(session: &Session) -> Result<Vec<ServiceStack>, Platform
 /// The longest hostname accepted as input (the platform's own limit is lower).
 const MAX_HOSTNAME_LEN: usize = 40;
 
-/// Checks a hostname given by the model before it is used anywhere: ASCII letters and
-/// digits starting with a letter, at most 40 characters. Upper case passes here so that
-/// the lookup can point out the lower-case service; anything else (spaces, slashes,
-/// control characters, dots, very long text) is INVALID_HOSTNAME without an API call, and
-/// the message shows at most a short, escaped prefix of what was sent.
+/// Checks a hostname given by the model before it is used anywhere: ASCII letters, digits
+/// and hyphens starting with a letter, at most 40 characters. That is looser than the
+/// platform (lowercase letters and digits), so a near miss such as `API` or `my-api` still
+/// reaches the lookup, which lists the real services; anything else (spaces, slashes, dots,
+/// control characters, very long text) is INVALID_HOSTNAME without an API call, and the
+/// message shows at most a short, escaped prefix of what was sent.
 pub fn check_hostname(hostname: &str) -> Result<&str, PlatformError> {
     let hostname = hostname.trim();
     if hostname.is_empty() {
@@ -40,7 +41,9 @@ pub fn check_hostname(hostname: &str) -> Result<&str, PlatformError> {
         .bytes()
         .next()
         .is_some_and(|b| b.is_ascii_alphabetic());
-    let chars = hostname.bytes().all(|b| b.is_ascii_alphanumeric());
+    let chars = hostname
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'-');
     if starts && chars && hostname.len() <= MAX_HOSTNAME_LEN {
         return Ok(hostname);
     }
@@ -187,6 +190,7 @@ mod tests {
     fn hostnames_are_checked_before_use() {
         assert_eq!(check_hostname(" api ").unwrap(), "api");
         assert_eq!(check_hostname("API").unwrap(), "API");
+        assert_eq!(check_hostname("no-such-api").unwrap(), "no-such-api");
         assert_eq!(
             check_hostname("  ").unwrap_err().code,
             ErrorCode::ServiceRequired
@@ -197,6 +201,7 @@ mod tests {
             "api/../db",
             "api db",
             "1api",
+            "-api",
             "api\u{0}",
             "api\nx",
             "db.internal",
