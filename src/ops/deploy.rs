@@ -91,12 +91,7 @@ fn preflight(session: &Session, request: &DeployRequest) -> Result<Plan, Platfor
         PlatformError::new(ErrorCode::ZeropsYmlNotFound, format!("No zerops.yml or zerops.yaml in {}", dir.display()))
             .with_suggestion("Create zerops.yml there with a setup named after the service (zerops_knowledge has one per runtime), validate it with zerops_validate, then deploy.")
     })?;
-    let text = std::fs::read_to_string(&yaml_file).map_err(|e| {
-        PlatformError::new(
-            ErrorCode::FileNotFound,
-            format!("Cannot read {}: {e}", yaml_file.display()),
-        )
-    })?;
+    let text = super::source_file::read_text(&yaml_file)?;
     let report = validate::validate(&text, Some(FileKind::ZeropsYml), yaml_file.to_str());
     if let Some(first) = report.errors.first() {
         let mut err = PlatformError::new(
@@ -542,6 +537,27 @@ pub fn deploy(
     };
     follow.progress = paced.progress.take();
     let Some(version) = version else {
+        if ending == Some("CANCELED") {
+            return Err(failure(
+                base("CANCELED"),
+                "Cancelled while waiting for the build",
+                "zcli had finished; check zerops_events for the build.",
+            ));
+        }
+        if pushed.exit_code == Some(0) {
+            // zcli succeeded, yet no new app version showed up while we looked.
+            return Err(failure(
+                base("BUILD_NOT_FOUND"),
+                &format!(
+                    "zcli push finished (exit code 0) but no new app version of '{}' appeared",
+                    plan.service.name
+                ),
+                &format!(
+                    "The build may still be registering: check zerops_events (serviceHostname {}) in a minute, and deploy again if none shows up.",
+                    plan.service.name
+                ),
+            ));
+        }
         let hint = explain(&pushed.output_tail)
             .unwrap_or("zcli failed before a build started; read outputTail.");
         return Err(failure(
