@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Builds zcp and the rmcp peer in release mode and measures them side by side; the
-# results are written into BENCHMARKS.md (between the protocol-bench markers) and printed.
+# Builds zcp's release artifact (the fully static Linux binary, as scripts/static-check
+# builds it) and the rmcp peer, measures them side by side and writes the results into
+# BENCHMARKS.md (between the protocol-bench markers; other sections are kept) and stdout.
 # Run on a quiet machine: other load on the cores shows up in every latency figure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --locked
-cargo build --release --manifest-path bench/peer/Cargo.toml
-cargo bench --bench protocol -- \
-  --zcp target/release/zcp \
+target=x86_64-unknown-linux-gnu
+RUSTFLAGS='-C target-feature=+crt-static -C relocation-model=static -C link-arg=-Wl,--icf=all' \
+  cargo build --release --locked --target "$target"
+cargo build --release --locked --manifest-path bench/peer/Cargo.toml
+cargo bench --locked --bench protocol -- \
+  --zcp "${CARGO_TARGET_DIR:-target}/$target/release/zcp" \
   --peer bench/peer/target/release/zcp-bench-peer \
+  --peer-lock bench/peer/Cargo.lock \
   --out BENCHMARKS.md

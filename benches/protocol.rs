@@ -18,6 +18,8 @@ struct Subject {
     env: Vec<(String, String)>,
     /// A cheap tool call (name, arguments JSON).
     cheap_call: (String, String),
+    /// The simplest tool there is, an echo (name, arguments JSON); runs with `slow_env`.
+    echo_call: (String, String),
     /// A tool that sleeps `ms` (name, arguments JSON with `{ms}`).
     slow_call: (String, String),
     /// Environment that enables the slow tool.
@@ -212,13 +214,13 @@ fn measure(subject: &Subject) -> Vec<Figure> {
         calls.push(started.elapsed());
     }
     out.push((
-        "cheap tools/call p50",
+        "cheap tools/call p50 (zcp: zerops_knowledge search; peer: echo)",
         us(percentile(&mut calls, 0.5)),
         "µs",
         true,
     ));
     out.push((
-        "cheap tools/call p99",
+        "cheap tools/call p99 (zcp: zerops_knowledge search; peer: echo)",
         us(percentile(&mut calls, 0.99)),
         "µs",
         true,
@@ -284,6 +286,29 @@ fn measure(subject: &Subject) -> Vec<Figure> {
     };
     let mut s = subject.spawn(&subject.slow_env);
     s.handshake();
+    // The same work on both sides: echo a short text.
+    let (echo_tool, echo_args) = &subject.echo_call;
+    let mut echoes = Vec::new();
+    for id in 20_000..22_000u64 {
+        let started = Instant::now();
+        s.send(&format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{echo_tool}","arguments":{echo_args}}}}}"#
+        ));
+        s.until_id(id);
+        echoes.push(started.elapsed());
+    }
+    out.push((
+        "echo tools/call p50 (zcp: test_echo)",
+        us(percentile(&mut echoes, 0.5)),
+        "µs",
+        true,
+    ));
+    out.push((
+        "echo tools/call p99 (zcp: test_echo)",
+        us(percentile(&mut echoes, 0.99)),
+        "µs",
+        true,
+    ));
     let started = Instant::now();
     s.send(&slow(1));
     s.until_id(1);
@@ -368,6 +393,7 @@ fn main() {
             "zerops_knowledge".into(),
             r#"{"query":"postgresql connection string","limit":3}"#.into(),
         ),
+        echo_call: ("test_echo".into(), r#"{"text":"hello"}"#.into()),
         slow_call: ("test_slow".into(), r#"{"ms":{ms},"steps":1}"#.into()),
         slow_env: vec![("ZCP_TEST_TOOLS".into(), "1".into())],
     }];
@@ -379,6 +405,7 @@ fn main() {
                 args: vec![transport.into()],
                 env: vec![],
                 cheap_call: ("echo".into(), r#"{"text":"hello"}"#.into()),
+                echo_call: ("echo".into(), r#"{"text":"hello"}"#.into()),
                 slow_call: ("sleep".into(), r#"{"ms":{ms}}"#.into()),
                 slow_env: vec![],
             });
@@ -440,9 +467,14 @@ fn main() {
         ));
     }
     let report = format!(
-        "Machine: {}. Peer: rmcp 3.11.0 (bench/peer), release build, stdio and pipe transports. \
-Each figure is from one run of `bench/run.sh`; lower is better except throughput.\n\n{table}",
-        machine()
+        "Machine: {}. zcp: {} (`{zcp}`). Peer: rmcp {} (bench/peer), release build (LTO, \
+stripped), with its stdio and its pipe transport. Each figure is from one run of \
+`bench/run.sh`; lower is better except throughput.\n\n{table}",
+        machine(),
+        version_of(&zcp),
+        arg("--peer-lock")
+            .and_then(|lock| locked_version(&lock, "rmcp"))
+            .unwrap_or_else(|| "(version unknown)".into()),
     );
     println!("{report}");
     if let Some(out) = arg("--out") {
@@ -458,6 +490,26 @@ Each figure is from one run of `bench/run.sh`; lower is better except throughput
         };
         std::fs::write(&out, updated).expect("write report");
     }
+}
+
+/// The first line `<binary> --version` prints.
+fn version_of(program: &str) -> String {
+    Command::new(program)
+        .arg("--version")
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .and_then(|s| s.lines().next().map(str::to_owned))
+        .unwrap_or_else(|| "zcp (version unknown)".into())
+}
+
+/// The version of `package` recorded in a Cargo.lock.
+fn locked_version(lock: &str, package: &str) -> Option<String> {
+    let text = std::fs::read_to_string(lock).ok()?;
+    let needle = format!("name = \"{package}\"\nversion = \"");
+    let start = text.find(&needle)? + needle.len();
+    let end = start + text[start..].find('"')?;
+    Some(text[start..end].to_owned())
 }
 
 fn fmt(v: f64) -> String {
