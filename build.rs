@@ -1,8 +1,14 @@
-//! Build script: packs the knowledge documents into one deflated blob (about a quarter of
-//! their size, which keeps the static binary small), and records the git commit for
+//! Build script: packs the knowledge documents into one deflated blob, each with its plain
+//! text already extracted (so the binary needs neither the raw markdown bytes nor a markdown
+//! parser; both would cost the static binary about 200 KB), and records the git commit for
 //! `zcp --version`.
 
 use std::path::Path;
+
+/// The same extraction the library uses (`zcp::knowledge::document::extract`).
+#[allow(dead_code)]
+#[path = "src/knowledge/document.rs"]
+mod document;
 
 fn main() {
     println!("cargo:rerun-if-changed=embedded_docs");
@@ -27,10 +33,12 @@ fn main() {
     }
 }
 
-/// Writes `$OUT_DIR/docs.deflate`: every `.md` file under `embedded_docs/` as records of
-/// `u32 LE path length, path (relative, '/'-separated), u32 LE text length, text`, in a
-/// stable order (each directory's files by name, then its subdirectories by name), the
-/// whole stream deflated. `src/knowledge/mod.rs` reads it back.
+/// Writes `$OUT_DIR/docs.deflate`: every `.md` file under `embedded_docs/` as a record of
+/// five fields, each `u32 LE length, UTF-8 bytes`: path (relative, '/'-separated),
+/// markdown, extracted text, See Also URIs one per line, first heading (empty if none). The
+/// order is stable (each directory's files by name, then its subdirectories by name), and
+/// each text follows its markdown, so deflate stores most of it as back-references. The
+/// whole stream is deflated; `src/knowledge/mod.rs` reads it back.
 fn pack_docs() {
     let mut raw = Vec::new();
     walk(Path::new("embedded_docs"), "", &mut raw);
@@ -50,9 +58,13 @@ fn walk(dir: &Path, prefix: &str, raw: &mut Vec<u8>) {
             .file_name()
             .and_then(|n| n.to_str())
             .expect("UTF-8 file name");
-        let text = std::fs::read(path).expect("readable document");
+        let markdown = std::fs::read_to_string(path).expect("readable UTF-8 document");
+        let extract = document::extract(document::body_of(&markdown));
+        let see_also = extract.see_also.join("\n");
+        let heading = extract.heading.unwrap_or_default();
         let rel = format!("{prefix}{name}");
-        for part in [rel.as_bytes(), &text] {
+        for part in [&rel, &markdown, &extract.text, &see_also, &heading] {
+            let part = part.as_bytes();
             raw.extend_from_slice(&u32::try_from(part.len()).expect("small").to_le_bytes());
             raw.extend_from_slice(part);
         }

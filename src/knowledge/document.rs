@@ -80,6 +80,16 @@ pub struct Extract {
 impl Document {
     /// Parses `markdown` found at `path` (`services/postgresql`, no extension).
     pub fn parse(path: &str, markdown: &str) -> Result<Document, DocumentError> {
+        Document::parse_extracted(path, markdown, &extract(body_of(markdown)).see_also)
+    }
+
+    /// [`Document::parse`] with the See Also list already extracted (the embedded documents
+    /// are extracted by build.rs, so the binary carries no markdown parser).
+    pub fn parse_extracted(
+        path: &str,
+        markdown: &str,
+        see_also: &[String],
+    ) -> Result<Document, DocumentError> {
         let (front, _) = split_front_matter(path, markdown)?;
         let mut title = String::new();
         let mut description = String::new();
@@ -111,7 +121,6 @@ impl Document {
                 field: "title",
             });
         }
-        let see_also = extract(body_of(markdown)).see_also;
         Ok(Document {
             uri: format!("{URI_PREFIX}{path}"),
             path: path.to_owned(),
@@ -119,7 +128,7 @@ impl Document {
             description,
             keywords,
             markdown: markdown.to_owned(),
-            see_also,
+            see_also: see_also.to_vec(),
         })
     }
 
@@ -221,7 +230,7 @@ fn split_front_matter<'a>(
 }
 
 /// The body of a file, or the whole file when it has no (closed) front matter.
-fn body_of(markdown: &str) -> &str {
+pub fn body_of(markdown: &str) -> &str {
     split_front_matter("", markdown).map_or(markdown, |(_, body)| body)
 }
 

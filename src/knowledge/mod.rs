@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 
 use serde::Serialize;
 
-pub use document::{CodeBlock, Document, DocumentError, URI_PREFIX};
+pub use document::{CodeBlock, Document, DocumentError, Extract, URI_PREFIX};
 
 /// `embedded_docs/`, packed and deflated by build.rs (record layout described there).
 static PACKED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/docs.deflate"));
@@ -79,13 +79,13 @@ pub struct Store {
 /// The embedded store, built on the first call.
 pub fn store() -> &'static Store {
     static STORE: OnceLock<Store> = OnceLock::new();
-    STORE.get_or_init(|| Store::from_documents(unpack(PACKED)))
+    STORE.get_or_init(|| Store::from_extracted(unpack(PACKED)))
 }
 
-/// `(path without .md, markdown)` for every markdown file in the packed blob. The blob is
-/// written by our own build script, so a malformed one is a build bug: what can be read is
-/// kept and the rest is skipped with a warning.
-fn unpack(packed: &[u8]) -> Vec<(String, String)> {
+/// `(path without .md, markdown, extract)` for every markdown file in the packed blob. The
+/// blob is written by our own build script, so a malformed one is a build bug: what can be
+/// read is kept and the rest is skipped with a warning.
+fn unpack(packed: &[u8]) -> Vec<(String, String, Extract)> {
     let raw = match miniz_oxide::inflate::decompress_to_vec(packed) {
         Ok(raw) => raw,
         Err(err) => {
@@ -96,7 +96,7 @@ fn unpack(packed: &[u8]) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut rest = raw.as_slice();
     while !rest.is_empty() {
-        let Some((path, text, tail)) = record(rest) else {
+        let Some((fields, tail)) = record(rest) else {
             crate::warn!(
                 "knowledge",
                 "embedded documents are truncated; the rest is skipped"
@@ -104,28 +104,35 @@ fn unpack(packed: &[u8]) -> Vec<(String, String)> {
             break;
         };
         rest = tail;
+        let [path, markdown, text, see_also, heading] = fields;
         let Some(path) = path.strip_suffix(".md") else {
             continue;
         };
-        match std::str::from_utf8(text) {
-            Ok(text) => out.push((path.to_owned(), text.to_owned())),
-            Err(_) => crate::warn!("knowledge", "{path}.md is not UTF-8; skipped"),
-        }
+        let extract = Extract {
+            text: text.to_owned(),
+            see_also: see_also.lines().map(str::to_owned).collect(),
+            heading: (!heading.is_empty()).then(|| heading.to_owned()),
+        };
+        out.push((path.to_owned(), markdown.to_owned(), extract));
     }
     out
 }
 
-/// Splits one `(path, text)` record off the front of `bytes`.
-fn record(bytes: &[u8]) -> Option<(&str, &[u8], &[u8])> {
-    let (path, rest) = field(bytes)?;
-    let (text, rest) = field(rest)?;
-    Some((std::str::from_utf8(path).ok()?, text, rest))
-}
-
-fn field(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
-    let (len, rest) = bytes.split_first_chunk::<4>()?;
-    let len = usize::try_from(u32::from_le_bytes(*len)).ok()?;
-    (rest.len() >= len).then(|| rest.split_at(len))
+/// Splits one record (path, markdown, text, See Also lines, heading) off `bytes`.
+fn record(bytes: &[u8]) -> Option<([&str; 5], &[u8])> {
+    let mut fields = [""; 5];
+    let mut rest = bytes;
+    for slot in &mut fields {
+        let (len, tail) = rest.split_first_chunk::<4>()?;
+        let len = usize::try_from(u32::from_le_bytes(*len)).ok()?;
+        if tail.len() < len {
+            return None;
+        }
+        let (field, tail) = tail.split_at(len);
+        *slot = std::str::from_utf8(field).ok()?;
+        rest = tail;
+    }
+    Some((fields, rest))
 }
 
 /// Checks an untrusted `zerops://docs/{+path}` URI and returns it normalised (a trailing
@@ -154,23 +161,37 @@ impl Store {
     /// A file that does not parse, or repeats a path, is skipped with a warning: the
     /// document-set test keeps the embedded set free of both.
     pub fn from_documents(files: Vec<(String, String)>) -> Store {
-        let mut documents: Vec<Document> = Vec::with_capacity(files.len());
-        for (path, markdown) in files {
-            match Document::parse(&path, &markdown) {
-                Ok(doc) if documents.iter().any(|d| d.uri == doc.uri) => {
+        let extracted = files
+            .into_iter()
+            .map(|(path, markdown)| {
+                let extract = document::extract(document::body_of(&markdown));
+                (path, markdown, extract)
+            })
+            .collect();
+        Store::from_extracted(extracted)
+    }
+
+    /// [`Store::from_documents`] for documents whose markdown was already extracted (the
+    /// embedded set, by build.rs with the same [`document::extract`]).
+    pub fn from_extracted(files: Vec<(String, String, Extract)>) -> Store {
+        let mut documents: Vec<(Document, String)> = Vec::with_capacity(files.len());
+        for (path, markdown, extract) in files {
+            match Document::parse_extracted(&path, &markdown, &extract.see_also) {
+                Ok(doc) if documents.iter().any(|(d, _)| d.uri == doc.uri) => {
                     crate::warn!("knowledge", "{path}: duplicate document; skipped");
                 }
-                Ok(doc) => documents.push(doc),
+                Ok(doc) => documents.push((doc, extract.text)),
                 Err(err) => crate::warn!("knowledge", "skipping a document: {err}"),
             }
         }
-        crate::order::sort_by(&mut documents, |a, b| a.uri.cmp(&b.uri));
+        crate::order::sort_by(&mut documents, |a, b| a.0.uri.cmp(&b.0.uri));
+        let (documents, bodies): (Vec<Document>, Vec<String>) = documents.into_iter().unzip();
 
         let mut fields: Vec<Vec<Vec<String>>> = Vec::with_capacity(documents.len());
         let mut texts: Vec<(String, Vec<tokenize::Token>)> = Vec::new();
         // Title/keyword stems with the word first seen for each (for typo fixes).
         let mut readable: HashMap<String, String> = HashMap::new();
-        for doc in &documents {
+        for (doc, body) in documents.iter().zip(&bodies) {
             let keywords = doc.keywords.join(" , ");
             for source in [doc.title.as_str(), keywords.as_str()] {
                 for token in tokenize::tokenize(source) {
@@ -179,11 +200,7 @@ impl Store {
                         .or_insert_with(|| source[token.start..token.end].to_lowercase());
                 }
             }
-            let text = format!(
-                "{}\n{}",
-                doc.description,
-                document::extract(doc.body()).text
-            );
+            let text = format!("{}\n{}", doc.description, body);
             let tokens = tokenize::tokenize(&text);
             fields.push(vec![
                 tokenize::terms(&doc.title),

@@ -301,27 +301,68 @@ fn docs_on_disk(dir: &std::path::Path, prefix: &str, out: &mut Vec<(String, Stri
 }
 
 #[test]
-fn the_packed_blob_holds_every_document_byte_for_byte() {
+fn the_packed_blob_holds_every_document_and_its_extraction() {
     let mut expected = Vec::new();
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("embedded_docs");
     docs_on_disk(&root, "", &mut expected);
     let mut unpacked = unpack(PACKED);
     expected.sort();
-    unpacked.sort();
+    unpacked.sort_by(|a, b| a.0.cmp(&b.0));
     assert!(!expected.is_empty());
-    assert_eq!(unpacked, expected);
-    assert!(PACKED.len() * 3 < expected.iter().map(|(_, t)| t.len()).sum::<usize>());
+    assert_eq!(unpacked.len(), expected.len());
+    for ((path, markdown, extract), (disk_path, disk_markdown)) in unpacked.iter().zip(&expected) {
+        assert_eq!((path, markdown), (disk_path, disk_markdown));
+        assert_eq!(
+            extract,
+            &document::extract(document::body_of(markdown)),
+            "{path}"
+        );
+    }
+}
+
+#[test]
+fn the_embedded_store_equals_one_built_from_the_markdown() {
+    let mut files = Vec::new();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("embedded_docs");
+    docs_on_disk(&root, "", &mut files);
+    let fresh = Store::from_documents(files);
+    let embedded = store();
+    assert_eq!(fresh.documents(), embedded.documents());
+    for query in [
+        "postgresql connection string",
+        "nodejs zerops.yml",
+        "deployig nodjs app",
+    ] {
+        assert_eq!(fresh.search(query, 5), embedded.search(query, 5), "{query}");
+    }
 }
 
 #[test]
 fn a_damaged_blob_keeps_what_it_can_and_never_panics() {
     assert!(unpack(b"not deflate at all").is_empty());
     let mut raw = Vec::new();
-    for part in [&b"a.md"[..], b"# A", b"b.md", b"# B"] {
+    for part in [
+        &b"a.md"[..],
+        b"# A",
+        b"A",
+        b"",
+        b"A",
+        b"b.md",
+        b"# B",
+        b"B",
+        b"",
+        b"B",
+    ] {
         raw.extend_from_slice(&(part.len() as u32).to_le_bytes());
         raw.extend_from_slice(part);
     }
-    raw.truncate(raw.len() - 2);
+    raw.truncate(raw.len() - 1);
     let packed = miniz_oxide::deflate::compress_to_vec(&raw, 6);
-    assert_eq!(unpack(&packed), vec![("a".to_owned(), "# A".to_owned())]);
+    let unpacked = unpack(&packed);
+    assert_eq!(unpacked.len(), 1);
+    assert_eq!(
+        (unpacked[0].0.as_str(), unpacked[0].1.as_str()),
+        ("a", "# A")
+    );
+    assert_eq!(unpacked[0].2.heading.as_deref(), Some("A"));
 }
