@@ -132,7 +132,11 @@ fn workers_from_env() -> Option<usize> {
 }
 
 /// Builds the server, serves stdio until the client leaves, then exits the process.
-pub fn serve(options: Options, out: Box<dyn Write + Send>) -> ExitCode {
+pub fn serve(
+    options: Options,
+    out: Box<dyn Write + Send>,
+    probe: Option<std::fs::File>,
+) -> ExitCode {
     let info = ServerInfo {
         name: "zcp".into(),
         title: "Zerops".into(),
@@ -168,7 +172,19 @@ pub fn serve(options: Options, out: Box<dyn Write + Send>) -> ExitCode {
     }
     // A queue in front of stdout: a client that stops reading cannot block the reader
     // thread (which must still see the end of stdin) or the exit.
-    let outbox = match Outbox::new(out) {
+    // With a probe on the real stream, short answers skip the queue when it is empty and the
+    // pipe has room (no thread hand-off per answer).
+    #[cfg(unix)]
+    let started = match probe {
+        Some(probe) => Outbox::with_ready_check(out, zcp::mcp::outbox::writable_now(probe)),
+        None => Outbox::new(out),
+    };
+    #[cfg(not(unix))]
+    let started = {
+        drop(probe);
+        Outbox::new(out)
+    };
+    let outbox = match started {
         Ok(outbox) => outbox,
         Err(err) => {
             let _ = writeln!(

@@ -10,7 +10,7 @@ mod cli;
 fn main() -> ExitCode {
     // Before anything can print: keep the real stdout for the protocol and point fd 1 at
     // stderr, so a stray print from any library lands on stderr.
-    let protocol_out = stdio::take_stdout();
+    let (protocol_out, probe) = stdio::take_stdout();
     zcp::log::init_from_env();
     // One log line instead of the default multi-line report: a panicking handler is
     // answered with -32603 and the server keeps going.
@@ -24,7 +24,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    cli::serve(options, protocol_out)
+    cli::serve(options, protocol_out, probe)
 }
 
 /// `--help` and `--version` answer on the real stdout, then exit 0.
@@ -42,7 +42,8 @@ mod stdio {
     /// Returns a writer for the protocol stream and redirects fd 1 to stderr.
     #[cfg(unix)]
     #[allow(unsafe_code)]
-    pub fn take_stdout() -> Box<dyn Write + Send> {
+    /// The protocol stream, and a second handle on it for asking whether it has room.
+    pub fn take_stdout() -> (Box<dyn Write + Send>, Option<std::fs::File>) {
         use std::os::fd::FromRawFd;
         unsafe extern "C" {
             fn dup(fd: i32) -> i32;
@@ -54,21 +55,20 @@ mod stdio {
         unsafe {
             let protocol = dup(1);
             if protocol < 0 {
-                return Box::new(BufWriter::new(std::io::stdout()));
+                return (Box::new(BufWriter::new(std::io::stdout())), None);
             }
             if dup2(2, 1) < 0 {
                 crate::zcp_log_swap_failed();
             }
-            Box::new(BufWriter::with_capacity(
-                64 * 1024,
-                std::fs::File::from_raw_fd(protocol),
-            ))
+            let file = std::fs::File::from_raw_fd(protocol);
+            let probe = file.try_clone().ok();
+            (Box::new(BufWriter::with_capacity(64 * 1024, file)), probe)
         }
     }
 
     #[cfg(not(unix))]
-    pub fn take_stdout() -> Box<dyn Write + Send> {
-        Box::new(BufWriter::new(std::io::stdout()))
+    pub fn take_stdout() -> (Box<dyn Write + Send>, Option<std::fs::File>) {
+        (Box::new(BufWriter::new(std::io::stdout())), None)
     }
 }
 

@@ -9,6 +9,11 @@
 //!
 //! A failed write to the real stream (EPIPE: the client is gone) is reported by the next
 //! `write` or `flush`, so the protocol writer notices and shuts down quietly.
+//!
+//! Fast path: handing every line to the drain thread costs a thread wake-up per answer
+//! (tens of µs on a busy VM, most of a `ping` round trip). When nothing is queued and a
+//! [`ReadyCheck`] says the stream takes the line at once without blocking, the writer
+//! writes it itself; otherwise the line is queued as before.
 
 use std::collections::VecDeque;
 use std::io::{self, Write};
@@ -20,8 +25,15 @@ pub struct Outbox {
     shared: Arc<Shared>,
 }
 
+/// Says whether `len` bytes can be written to the real stream now without blocking.
+pub type ReadyCheck = Box<dyn Fn(usize) -> bool + Send + Sync>;
+
 struct Shared {
     state: Mutex<State>,
+    /// The real stream: held by the drain thread while it writes a batch, or by a writer on
+    /// the fast path (never both: `State::writing` marks who has it).
+    out: Mutex<Box<dyn Write + Send>>,
+    ready: Option<ReadyCheck>,
     /// Signalled when bytes arrive (for the drain thread).
     filled: Condvar,
     /// Signalled when bytes leave or the stream fails (for writers and flush).
@@ -48,8 +60,23 @@ impl Outbox {
     }
 
     pub fn with_cap(out: Box<dyn Write + Send>, cap: usize) -> io::Result<Outbox> {
+        Outbox::build(out, cap, None)
+    }
+
+    /// [`Outbox::new`] with the fast path enabled by `ready`.
+    pub fn with_ready_check(out: Box<dyn Write + Send>, ready: ReadyCheck) -> io::Result<Outbox> {
+        Outbox::build(out, Outbox::DEFAULT_CAP, Some(ready))
+    }
+
+    fn build(
+        out: Box<dyn Write + Send>,
+        cap: usize,
+        ready: Option<ReadyCheck>,
+    ) -> io::Result<Outbox> {
         let shared = Arc::new(Shared {
             state: Mutex::new(State::default()),
+            out: Mutex::new(out),
+            ready,
             filled: Condvar::new(),
             drained: Condvar::new(),
             cap: cap.max(1),
@@ -58,7 +85,7 @@ impl Outbox {
         let drain = shared.clone();
         std::thread::Builder::new()
             .name("zcp-stdout".into())
-            .spawn(move || drain_loop(&drain, out))?;
+            .spawn(move || drain_loop(&drain))?;
         Ok(Outbox { shared })
     }
 
@@ -74,9 +101,32 @@ impl Shared {
     fn lock(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
+
+    fn out(&self) -> MutexGuard<'_, Box<dyn Write + Send>> {
+        self.out.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Records the end of a write by whoever held the stream; a failure is final.
+    fn finish_write(&self, written: usize, result: io::Result<()>) {
+        let mut state = self.lock();
+        state.writing = false;
+        state.queued -= written;
+        if let Err(err) = result {
+            state.failed = Some(err.kind());
+            state.chunks.clear();
+            state.queued = 0;
+            self.drained.notify_all();
+            drop(state);
+            if let Some(hook) = self.on_failure.get() {
+                hook();
+            }
+            return;
+        }
+        self.drained.notify_all();
+    }
 }
 
-fn drain_loop(shared: &Shared, mut out: Box<dyn Write + Send>) {
+fn drain_loop(shared: &Shared) {
     loop {
         // Take everything waiting: one flush (one system call when `out` is buffered) per
         // batch rather than per line.
@@ -89,28 +139,21 @@ fn drain_loop(shared: &Shared, mut out: Box<dyn Write + Send>) {
             state.chunks.drain(..).collect()
         };
         let mut result = Ok(());
-        for chunk in &batch {
-            result = out.write_all(chunk);
-            if result.is_err() {
-                break;
+        {
+            let mut out = shared.out();
+            for chunk in &batch {
+                result = out.write_all(chunk);
+                if result.is_err() {
+                    break;
+                }
             }
+            result = result.and_then(|()| out.flush());
         }
-        let result = result.and_then(|()| out.flush());
-        let mut state = shared.lock();
-        state.writing = false;
-        state.queued -= batch.iter().map(Vec::len).sum::<usize>();
-        if let Err(err) = result {
-            state.failed = Some(err.kind());
-            state.chunks.clear();
-            state.queued = 0;
-            shared.drained.notify_all();
-            drop(state);
-            if let Some(hook) = shared.on_failure.get() {
-                hook();
-            }
+        let failed = result.is_err();
+        shared.finish_write(batch.iter().map(Vec::len).sum(), result);
+        if failed {
             return;
         }
-        shared.drained.notify_all();
     }
 }
 
@@ -132,6 +175,23 @@ impl Write for Outbox {
             return Err(kind.into());
         }
         state.queued += buf.len();
+        let direct = state.chunks.is_empty()
+            && !state.writing
+            && shared.ready.as_ref().is_some_and(|ready| ready(buf.len()));
+        if direct {
+            state.writing = true;
+            drop(state);
+            let result = {
+                let mut out = shared.out();
+                out.write_all(buf).and_then(|()| out.flush())
+            };
+            let kind = result.as_ref().err().map(io::Error::kind);
+            shared.finish_write(buf.len(), result);
+            return match kind {
+                Some(kind) => Err(kind.into()),
+                None => Ok(buf.len()),
+            };
+        }
         state.chunks.push_back(buf.to_vec());
         shared.filled.notify_one();
         Ok(buf.len())
@@ -145,6 +205,25 @@ impl Write for Outbox {
             None => Ok(()),
         }
     }
+}
+
+/// A [`ReadyCheck`] for a pipe, terminal or file: at most `PIPE_BUF` (4096) bytes, which a
+/// pipe takes whole once it has any room, and `poll` (no wait) reports room.
+#[cfg(unix)]
+pub fn writable_now(stream: std::fs::File) -> ReadyCheck {
+    use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+    use std::os::fd::AsFd;
+    Box::new(move |len| {
+        if len > 4096 {
+            return false;
+        }
+        let mut fds = [PollFd::new(stream.as_fd(), PollFlags::POLLOUT)];
+        matches!(poll(&mut fds, PollTimeout::ZERO), Ok(1))
+            && fds[0].revents().is_some_and(|r| {
+                r.contains(PollFlags::POLLOUT)
+                    && !r.intersects(PollFlags::POLLERR | PollFlags::POLLHUP)
+            })
+    })
 }
 
 /// A handle on an [`Outbox`] after it was handed on: its failure hook and its final drain.
@@ -286,5 +365,36 @@ mod tests {
             outbox.write_all(b"second\n").unwrap_err().kind(),
             io::ErrorKind::BrokenPipe
         );
+    }
+
+    #[test]
+    fn the_fast_path_writes_at_once_and_keeps_the_order() {
+        let sink = Shared::default();
+        let mut outbox =
+            Outbox::with_ready_check(Box::new(sink.clone()), Box::new(|len| len <= 8)).unwrap();
+        let drain = outbox.drain();
+        outbox.write_all(b"short\n").unwrap();
+        // Written by this thread before write returned: no waiting for the drain thread.
+        assert_eq!(sink.0.lock().unwrap().as_slice(), b"short\n");
+        // Long lines take the queue; short ones behind them must not overtake them.
+        for i in 0..200 {
+            if i % 3 == 0 {
+                writeln!(outbox, "{i:0>20}").unwrap();
+            } else {
+                writeln!(outbox, "{i}").unwrap();
+            }
+        }
+        assert!(drain.wait(Duration::from_secs(10)));
+        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        let numbers: Vec<usize> = text.lines().skip(1).map(|l| l.parse().unwrap()).collect();
+        assert_eq!(numbers, (0..200).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_failed_fast_write_is_reported_and_final() {
+        let mut outbox = Outbox::with_ready_check(Box::new(Broken), Box::new(|_| true)).unwrap();
+        assert!(outbox.write_all(b"x\n").is_err());
+        assert!(outbox.write_all(b"y\n").is_err());
+        assert!(outbox.flush().is_err());
     }
 }
