@@ -42,6 +42,13 @@ fn env_error(message: String) -> PlatformError {
     PlatformError::new(ErrorCode::InvalidEnvFormat, message)
 }
 
+/// A platform-generated variable was named: the format advice would not help here.
+fn platform_key(key: &str, verb: &str) -> PlatformError {
+    env_error(format!("'{key}' is set by the platform and cannot be {verb}")).with_suggestion(
+        "Platform variables (hostname, zeropsSubdomain, a database's connectionString, ...) are read-only: use a key of your own, which may reference them as ${service_key}.",
+    )
+}
+
 fn valid_key(key: &str) -> bool {
     let mut chars = key.chars();
     chars
@@ -185,9 +192,7 @@ pub fn set(
                     &v.key == k && matches!(v.env_type.as_deref(), Some("READ_ONLY" | "SYSTEM"))
                 })
             }) {
-                return Err(env_error(format!(
-                    "'{key}' is set by the platform and cannot be changed"
-                )));
+                return Err(platform_key(key, "changed"));
             }
             let service = resolve_service(session, hostname.as_deref().unwrap_or(""))?;
             // The user's variables (not the platform's), with the new values merged in.
@@ -253,9 +258,7 @@ pub fn delete(
     for key in &keys {
         match current.iter().find(|v| &v.key == key) {
             Some(var) if matches!(var.env_type.as_deref(), Some("READ_ONLY" | "SYSTEM")) => {
-                return Err(env_error(format!(
-                    "'{key}' is set by the platform and cannot be deleted"
-                )));
+                return Err(platform_key(key, "deleted"));
             }
             Some(var) => targets.push(var.clone()),
             None => {
