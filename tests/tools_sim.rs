@@ -376,6 +376,31 @@ fn malformed_env_lines_are_refused_naming_the_line_and_nothing_changes() {
     assert_eq!(project_env(&sim), before_project);
 }
 
+#[test]
+fn platform_variables_are_read_only() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    for action in ["set", "delete"] {
+        let variables = if action == "set" {
+            json!(["hostname=other"])
+        } else {
+            json!(["zeropsSubdomain"])
+        };
+        let err = expect_error(
+            &s.call(
+                "zerops_env",
+                json!({"action": action, "serviceHostname": "api", "variables": variables}),
+            ),
+            "INVALID_ENV_FORMAT",
+        );
+        assert!(
+            err["suggestion"].as_str().unwrap().contains("read-only"),
+            "{err}"
+        );
+    }
+    assert!(mutations(&sim).is_empty(), "{:?}", mutations(&sim));
+}
+
 // ---------------------------------------------------------------------------------------
 // zerops_import
 
@@ -990,6 +1015,51 @@ fn events_are_newest_first_and_limited_after_filtering() {
     let after = expect_ok(&s.call("zerops_events", json!({"limit": 1})));
     assert_eq!(after["events"][0]["service"], "web", "{after}");
     assert_eq!(after["events"][0]["action"], "restart");
+}
+
+#[test]
+fn a_huge_result_is_cut_to_size_with_a_note() {
+    let sim = fast_sim();
+    sim.with_state(|s| {
+        let now = std::time::SystemTime::now();
+        for i in 0..1000u64 {
+            s.logs.push(zcp::sim::model::LogRec {
+                id: format!("logbulk{i:0>15}"),
+                project_id: DEMO_PROJECT_ID.into(),
+                service_id: API_ID.into(),
+                timestamp: zcp::time::format_rfc3339(
+                    now - Duration::from_secs(600) + Duration::from_millis(i),
+                ),
+                severity: 6,
+                facility: 16,
+                tag: "api".into(),
+                container: "api-1".into(),
+                container_id: "ctr-api-1".into(),
+                message: format!("request {i} {}", "x".repeat(300)),
+            });
+        }
+    });
+    let mut s = Session::start(&sim_env(&sim));
+    let result = s.call(
+        "zerops_logs",
+        json!({"serviceHostname": "api", "since": "1h", "limit": 1000}),
+    );
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(text.len() <= 82 * 1024, "{} bytes of text", text.len());
+    let logs = expect_ok(&result);
+    let kept = logs["entries"].as_array().unwrap();
+    assert!(!kept.is_empty() && kept.len() < 1000, "{}", kept.len());
+    // The newest entries are the ones kept.
+    assert!(
+        kept.last().unwrap()["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("request 999 "),
+        "{}",
+        kept.last().unwrap()
+    );
+    let note = logs["truncated"].to_string();
+    assert!(note.len() > 10, "no note on the cut: {logs:?}");
 }
 
 #[test]
