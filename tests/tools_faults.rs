@@ -478,3 +478,38 @@ fn events_fill_the_limit_despite_foreign_items() {
     no_foreign("events", &result.to_string());
     assert!(!result.to_string().contains("billing"));
 }
+
+/// A short page must be the true head of the timeline: when filtering thins one source
+/// (processes) and not the other (app versions), the newest items of the thinned source
+/// beyond the first page still outrank older items of the other.
+#[test]
+fn a_limited_timeline_is_the_head_of_the_full_one() {
+    let sim = sim();
+    sim.set_search_leak(true);
+    sim.with_state(|s| {
+        let template = s
+            .processes
+            .iter()
+            .find(|p| p.project_id == OTHER_PROJECT_ID)
+            .cloned()
+            .unwrap();
+        for i in 0..2 {
+            let mut p = template.clone();
+            p.id = format!("procother{i:0>13}");
+            p.created = zcp::time::format_rfc3339(std::time::SystemTime::now());
+            s.processes.push(p);
+        }
+    });
+    let mut s = Session::start(&env(&sim));
+    let full = expect_ok(&s.call("zerops_events", json!({"limit": 100})));
+    let full = full["events"].as_array().unwrap().clone();
+    assert!(full.len() > 5);
+    for limit in 1..=5 {
+        let page = expect_ok(&s.call("zerops_events", json!({"limit": limit})));
+        assert_eq!(
+            page["events"].as_array().unwrap()[..],
+            full[..limit],
+            "limit {limit}"
+        );
+    }
+}
