@@ -605,3 +605,31 @@ fn a_push_without_a_new_build_is_reported_as_such() {
             .contains("zerops_events")
     );
 }
+
+/// The app-version search returns every project's versions (the scoped-token bug): a busy
+/// neighbour must not hide the new version from the follow.
+#[test]
+fn the_new_version_is_found_behind_other_projects_deploys() {
+    let sim = Arc::new(fast_sim());
+    sim.set_search_leak(true);
+    let bin = zcli_dir();
+    let work = work_dir(Some(ZEROPS_YML), "sleep=1\nexit=0\n");
+    let mut env = deploy_env(&sim, bin.path());
+    env.retain(|(k, _)| k != "ZCP_POLL_BUDGET_MS");
+    env.push(("ZCP_POLL_BUDGET_MS".into(), "3000".into()));
+    let mut s = Session::start(&env);
+    let id = s.start_call(
+        "zerops_deploy",
+        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
+        None,
+    );
+    wait_record(work.path());
+    let ours = sim.push(API_ID, None).unwrap();
+    for _ in 0..30 {
+        sim.push(zcp::sim::demo::OTHER_ID, None).unwrap();
+    }
+    let result = expect_ok(&s.result(id));
+    assert_eq!(result["status"], "DEPLOYED", "{result}");
+    assert_eq!(result["appVersionId"], ours);
+    assert!(!result.to_string().contains(zcp::sim::demo::OTHER_ID));
+}
