@@ -513,3 +513,21 @@ fn a_limited_timeline_is_the_head_of_the_full_one() {
         );
     }
 }
+
+/// A build id older than a page of the organisation-wide search still finds its log.
+#[test]
+fn build_logs_are_found_behind_other_projects_deploys() {
+    let sim = sim();
+    sim.set_search_leak(true);
+    for _ in 0..120 {
+        sim.push(OTHER_ID, None).unwrap();
+    }
+    let mut s = Session::start(&env(&sim));
+    let build = expect_ok(&s.call(
+        "zerops_logs",
+        json!({"serviceHostname": "api", "since": "1d", "buildId": "avdemo0000000000000002"}),
+    ));
+    assert_eq!(build["source"], "build");
+    assert!(build.to_string().contains("Missing script"), "{build}");
+    no_foreign("build log", &build.to_string());
+}
