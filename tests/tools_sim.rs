@@ -782,6 +782,22 @@ fn process_status_and_cancel() {
         ),
         "PROCESS_ALREADY_TERMINAL",
     );
+    // An id cannot steer the request to another endpoint.
+    for id in ["../../user/info", "procdemo00000000000004/../x", "x?y=1"] {
+        for action in ["status", "cancel"] {
+            expect_error(
+                &s.call("zerops_process", json!({"processId": id, "action": action})),
+                "PROCESS_NOT_FOUND",
+            );
+        }
+    }
+    assert!(
+        !sim.requests()
+            .iter()
+            .any(|r| r.contains("..") || r.contains('?')),
+        "{:?}",
+        sim.requests()
+    );
     // Another project's process is refused through a scoped token, and nothing leaks.
     let foreign = s.call(
         "zerops_process",
