@@ -206,6 +206,12 @@ pub fn scale(
     // Fresh data: the mode must be the current one.
     let service = session.client.get_service(&listed.id)?;
     let category = service.type_info.category.as_str();
+    if category == "OBJECT_STORAGE" {
+        return Err(scaling_error(format!(
+            "'{}' is object storage: it has no CPU, RAM, disk or container scaling (its size is its bucket quota)",
+            service.name
+        )));
+    }
     if request.has_horizontal() && category != "USER" {
         return Err(scaling_error(format!(
             "'{}' is a {} service: its container count is fixed by its mode (NON_HA 1, HA 3); scale it vertically",
