@@ -530,7 +530,7 @@ fn import_waits_for_a_hostname_that_is_still_being_deleted() {
 }
 
 #[test]
-fn managed_services_cannot_be_scaled_horizontally() {
+fn managed_services_scale_only_vertically_and_storage_not_at_all() {
     let sim = fast_sim();
     let mut s = Session::start(&sim_env(&sim));
     let err = expect_error(
@@ -541,6 +541,20 @@ fn managed_services_cannot_be_scaled_horizontally() {
         "INVALID_SCALING",
     );
     assert!(err["error"].as_str().unwrap().contains("db"), "{err}");
+    let storage = expect_error(
+        &s.call(
+            "zerops_manage",
+            json!({"action": "scale", "serviceHostname": "storage", "maxRam": 2}),
+        ),
+        "INVALID_SCALING",
+    );
+    assert!(
+        storage["error"]
+            .as_str()
+            .unwrap()
+            .contains("object storage"),
+        "{storage}"
+    );
     assert!(mutations(&sim).is_empty(), "{:?}", mutations(&sim));
 }
 
