@@ -633,3 +633,25 @@ fn the_new_version_is_found_behind_other_projects_deploys() {
     assert_eq!(result["appVersionId"], ours);
     assert!(!result.to_string().contains(zcp::sim::demo::OTHER_ID));
 }
+
+#[test]
+fn sigterm_during_a_deploy_leaves_no_orphan() {
+    let sim = fast_sim();
+    let bin = zcli_dir();
+    let work = work_dir(Some(ZEROPS_YML), "ignore_term=1\ngrandchild=1\nsleep=60\n");
+    let mut s = Session::start(&deploy_env(&sim, bin.path()));
+    s.start_call(
+        "zerops_deploy",
+        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
+        None,
+    );
+    let pids = recorded_pids(work.path());
+    let status = std::process::Command::new("kill")
+        .args(["-TERM", &s.pid().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let zcp = s.pid().to_string();
+    assert_all_gone(&[zcp]);
+    assert_all_gone(&pids);
+}
