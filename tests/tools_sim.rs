@@ -1115,3 +1115,53 @@ fn validate_omits_the_file_for_inline_content() {
     assert_eq!(from_file["type"], "zerops.yml");
     assert!(sim.requests().is_empty(), "validate is offline");
 }
+
+#[test]
+fn a_failed_process_reports_its_reason() {
+    let sim = start_sim(SimConfig {
+        process_duration: Duration::from_millis(1500),
+        ..SimConfig::default()
+    });
+    let mut s = Session::start(&sim_env(&sim));
+    let id = s.start_call(
+        "zerops_manage",
+        json!({"action": "restart", "serviceHostname": "api"}),
+        None,
+    );
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let marked = sim.with_state(|st| {
+            st.processes
+                .iter_mut()
+                .find(|p| p.action == "stack.restart" && !p.applied && p.id.starts_with("proc0"))
+                .map(|p| p.failure = Some("container did not start: exit code 137".into()))
+                .is_some()
+        });
+        if marked {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the restart never started");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // The call itself worked; the process it followed failed, and says why.
+    let result = expect_ok(&s.result(id));
+    assert_eq!(result["process"]["status"], "FAILED", "{result}");
+    assert!(
+        result["process"]["failReason"]
+            .as_str()
+            .unwrap()
+            .contains("exit code 137"),
+        "{result}"
+    );
+    let status = expect_ok(&s.call(
+        "zerops_process",
+        json!({"processId": result["process"]["processId"]}),
+    ));
+    assert_eq!(status["status"], "FAILED");
+    assert!(
+        status["failReason"]
+            .as_str()
+            .unwrap()
+            .contains("exit code 137")
+    );
+}
