@@ -229,3 +229,36 @@ fn eof_during_a_poll_ends_the_process_quickly() {
         transcript.stderr
     );
 }
+
+/// Calls that follow several processes one after another (a project variable is upserted
+/// by delete + create, one process each) still report one strictly increasing series.
+#[test]
+fn progress_stays_monotonic_across_several_follows() {
+    let sim = sim_with(700);
+    let interval = Duration::from_millis(100);
+    let mut s = Session::start(&env_with(&sim, &[("ZCP_POLL_FAST_MS", "100")]));
+    let cases = [
+        (
+            "zerops_env",
+            json!({"action": "set", "project": true, "variables": ["APP_ENV=x", "LOG_LEVEL=debug", "NEW=1"]}),
+        ),
+        (
+            "zerops_env",
+            json!({"action": "delete", "project": true, "variables": ["APP_ENV", "NEW"]}),
+        ),
+        (
+            "zerops_subdomain",
+            json!({"action": "enable", "serviceHostname": "web"}),
+        ),
+        (
+            "zerops_delete",
+            json!({"serviceHostname": "cache", "confirm": true}),
+        ),
+    ];
+    for (i, (tool, args)) in cases.into_iter().enumerate() {
+        let token = format!("multi-{i}");
+        let id = s.start_call(tool, args.clone(), Some(&token));
+        check_progress(&s, &token, id, interval);
+        expect_ok(&s.result(id));
+    }
+}
