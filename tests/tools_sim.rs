@@ -801,7 +801,7 @@ fn process_status_and_cancel() {
         for action in ["status", "cancel"] {
             expect_error(
                 &s.call("zerops_process", json!({"processId": id, "action": action})),
-                "PROCESS_NOT_FOUND",
+                "INVALID_PARAMETER",
             );
         }
     }
