@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use zcp::auth::{self, Authenticator, CredentialSource, Credentials, EnvSource};
+use zcp::mcp::outbox::Outbox;
 use zcp::mcp::{ServerBuilder, ServerInfo};
 use zcp::ops::progress::PollConfig;
 use zcp::sim::{self, SimConfig};
@@ -69,6 +70,10 @@ zcp speaks MCP on stdin/stdout; start it from an MCP client, not by hand.",
         version_line()
     )
 }
+
+/// How long the exit waits for the client to take the last queued output; a client that
+/// stops reading cannot hold the process longer than this.
+const FINAL_DRAIN: Duration = Duration::from_secs(1);
 
 /// How long simulated processes and builds take in `--demo` (long enough to watch progress).
 const DEMO_PROCESS: Duration = Duration::from_secs(4);
@@ -161,7 +166,21 @@ pub fn serve(options: Options, out: Box<dyn Write + Send>) -> ExitCode {
             .argument_error(Arc::new(tools::argument_error))
             .resources(Arc::new(tools::knowledge::DocsResources));
     }
-    let server = builder.build(out);
+    // A queue in front of stdout: a client that stops reading cannot block the reader
+    // thread (which must still see the end of stdin) or the exit.
+    let outbox = match Outbox::new(out) {
+        Ok(outbox) => outbox,
+        Err(err) => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "zcp: cannot start the stdout thread: {err}"
+            );
+            return ExitCode::FAILURE;
+        }
+    };
+    let drain = outbox.drain();
+    let server = builder.build(Box::new(outbox));
+    drain.on_failure(server.gone_hook());
     let handle = server.signal_handle();
     if let Err(err) = ctrlc::set_handler(move || handle.trigger()) {
         zcp::warn!("main", "cannot install signal handlers: {err}");
@@ -170,5 +189,7 @@ pub fn serve(options: Options, out: Box<dyn Write + Send>) -> ExitCode {
     zcp::debug!("main", "stopping: {reason:?}");
     // Children (zcli) must not outlive us.
     zcp::ops::zcli::kill_all_children();
-    server.finish()
+    server.finish_with(|| {
+        drain.wait(FINAL_DRAIN);
+    })
 }

@@ -32,56 +32,60 @@ impl RequestState {
 }
 
 /// All requests in flight.
+/// Every running request under its id. A client may reuse an id while an earlier request
+/// with it still runs; each keeps its own entry, so the end-of-input grace waits for both
+/// and a shutdown cancels both (one entry per id once let the older request outlive them).
 #[derive(Default)]
 pub struct Inflight {
-    table: Mutex<HashMap<RequestId, Arc<RequestState>>>,
+    table: Mutex<HashMap<RequestId, Vec<Arc<RequestState>>>>,
 }
 
 impl Inflight {
-    fn table(&self) -> std::sync::MutexGuard<'_, HashMap<RequestId, Arc<RequestState>>> {
+    fn table(&self) -> std::sync::MutexGuard<'_, HashMap<RequestId, Vec<Arc<RequestState>>>> {
         self.table.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Registers a request. A reused id replaces the older entry for cancellation purposes.
     pub fn register(&self, id: &RequestId) -> Arc<RequestState> {
         let state = Arc::new(RequestState::default());
-        self.table().insert(id.clone(), state.clone());
+        self.table()
+            .entry(id.clone())
+            .or_default()
+            .push(state.clone());
         state
     }
 
     /// Removes the entry if it is still this request's.
     pub fn remove(&self, id: &RequestId, state: &Arc<RequestState>) {
         let mut table = self.table();
-        if table
-            .get(id)
-            .is_some_and(|current| Arc::ptr_eq(current, state))
-        {
-            table.remove(id);
+        if let Some(states) = table.get_mut(id) {
+            states.retain(|current| !Arc::ptr_eq(current, state));
+            if states.is_empty() {
+                table.remove(id);
+            }
         }
     }
 
     /// Cancels one request; unknown ids are ignored. Returns whether one was found.
+    /// Cancels every running request with this id; false if there is none.
     pub fn cancel(&self, id: &RequestId) -> bool {
-        let state = self.table().get(id).cloned();
-        match state {
-            Some(state) => {
-                state.cancel.cancel();
-                true
-            }
-            None => false,
+        let states = self.table().get(id).cloned().unwrap_or_default();
+        for state in &states {
+            state.cancel.cancel();
         }
+        !states.is_empty()
     }
 
     /// Cancels everything (end of input after the grace period, signals).
     pub fn cancel_all(&self) {
-        let states: Vec<_> = self.table().values().cloned().collect();
+        let states: Vec<_> = self.table().values().flatten().cloned().collect();
         for state in states {
             state.cancel.cancel();
         }
     }
 
     pub fn len(&self) -> usize {
-        self.table().len()
+        self.table().values().map(Vec::len).sum()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -117,6 +121,28 @@ mod tests {
         inflight.remove(&id, &first);
         assert_eq!(inflight.len(), 1);
         inflight.remove(&id, &second);
+        assert!(inflight.is_empty());
+    }
+
+    /// Found by fuzzing the framer and dispatcher: with one entry per id, the second
+    /// request hid the first, so end of input neither waited for nor cancelled it and its
+    /// reply could come after the server had stopped.
+    #[test]
+    fn a_reused_id_keeps_both_requests_tracked_and_cancellable() {
+        let inflight = Inflight::default();
+        let id = RequestId::from_value(&json!(1)).unwrap();
+        let first = inflight.register(&id);
+        let second = inflight.register(&id);
+        assert_eq!(inflight.len(), 2);
+        inflight.remove(&id, &second);
+        assert_eq!(inflight.len(), 1, "the first is still running");
+        inflight.cancel_all();
+        assert!(!first.is_open());
+        let third = inflight.register(&id);
+        assert!(inflight.cancel(&id));
+        assert!(!third.is_open());
+        inflight.remove(&id, &first);
+        inflight.remove(&id, &third);
         assert!(inflight.is_empty());
     }
 }

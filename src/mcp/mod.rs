@@ -15,6 +15,7 @@ mod inflight;
 pub mod jsonrpc;
 pub mod logging;
 mod methods;
+pub mod outbox;
 mod pool;
 mod registry;
 pub mod schema;

@@ -273,8 +273,21 @@ impl Server {
     /// Flushes the output and exits the process with status 0, holding the writer so no
     /// half line can follow.
     pub fn finish(&self) -> ! {
+        self.finish_with(|| {})
+    }
+
+    /// Like [`Server::finish`], running `before_exit` while the writer is held (the binary
+    /// waits there, briefly, for its stdout queue to empty).
+    pub fn finish_with(&self, before_exit: impl FnOnce()) -> ! {
         let _hold = self.shared.writer.flush_and_hold();
+        before_exit();
         std::process::exit(0)
+    }
+
+    /// What to call when the output stream is found closed outside a write.
+    pub fn gone_hook(&self) -> Box<dyn Fn() + Send + Sync> {
+        let writer = self.shared.writer.clone();
+        Box::new(move || writer.report_gone())
     }
 
     pub fn signal_handle(&self) -> SignalHandle {

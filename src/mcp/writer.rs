@@ -82,6 +82,12 @@ impl Writer {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
+    /// Marks the client gone from outside a write (the stdout queue found the pipe
+    /// closed), so the server shuts down without waiting for its next line.
+    pub fn report_gone(&self) {
+        self.mark_gone(&io::ErrorKind::BrokenPipe.into());
+    }
+
     fn mark_gone(&self, err: &io::Error) {
         if !self.gone.swap(true, Ordering::AcqRel) {
             crate::debug!("mcp", "stdout closed ({err}); the client is gone");

@@ -7,10 +7,11 @@ use crate::auth::Session;
 use crate::platform::{ErrorCode, PlatformError};
 
 use super::follow::{Follow, follow_process};
-use super::helpers::{followed_json, resolve_service};
+use super::helpers::{check_hostname, followed_json, resolve_service};
 
 /// The refusal given without `confirm: true`.
 pub fn require_confirmation(hostname: &str) -> Result<Value, PlatformError> {
+    let hostname = check_hostname(hostname)?;
     Err(PlatformError::new(ErrorCode::ConfirmRequired, format!("Deleting '{hostname}' needs confirmation"))
         .with_suggestion("Deletion is permanent (data included). Ask the user to approve, then call again with confirm: true."))
 }
@@ -22,6 +23,7 @@ pub fn delete(
     confirm: bool,
     follow: &mut Follow<'_>,
 ) -> Result<Value, PlatformError> {
+    let hostname = check_hostname(hostname)?;
     if !confirm {
         return require_confirmation(hostname);
     }

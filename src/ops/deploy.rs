@@ -91,12 +91,7 @@ fn preflight(session: &Session, request: &DeployRequest) -> Result<Plan, Platfor
         PlatformError::new(ErrorCode::ZeropsYmlNotFound, format!("No zerops.yml or zerops.yaml in {}", dir.display()))
             .with_suggestion("Create zerops.yml there with a setup named after the service (zerops_knowledge has one per runtime), validate it with zerops_validate, then deploy.")
     })?;
-    let text = std::fs::read_to_string(&yaml_file).map_err(|e| {
-        PlatformError::new(
-            ErrorCode::FileNotFound,
-            format!("Cannot read {}: {e}", yaml_file.display()),
-        )
-    })?;
+    let text = super::source_file::read_text(&yaml_file)?;
     let report = validate::validate(&text, Some(FileKind::ZeropsYml), yaml_file.to_str());
     if let Some(first) = report.errors.first() {
         let mut err = PlatformError::new(

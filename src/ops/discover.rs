@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 use crate::auth::Session;
 use crate::platform::{Autoscaling, EnvVar, PlatformError, ServiceStack};
 
-use super::helpers::{find_service, project_services};
+use super::helpers::{check_hostname, find_service, project_services};
 
 /// What to include.
 #[derive(Debug, Clone, Default)]
@@ -19,6 +19,11 @@ pub struct DiscoverRequest {
 
 /// Builds the discover result.
 pub fn discover(session: &Session, request: &DiscoverRequest) -> Result<Value, PlatformError> {
+    if let Some(hostname) = request.service_hostname.as_deref() {
+        if !hostname.trim().is_empty() {
+            check_hostname(hostname)?;
+        }
+    }
     let project = session.client.get_project(&session.info.project_id)?;
     let mut services = project_services(session)?;
     let mut warnings: Vec<String> = Vec::new();

@@ -27,7 +27,9 @@ pub fn scope(service_hostname: Option<&str>, project: bool) -> Result<EnvScope, 
         return Ok(EnvScope::Project);
     }
     match service_hostname.map(str::trim).filter(|h| !h.is_empty()) {
-        Some(hostname) => Ok(EnvScope::Service(hostname.to_owned())),
+        Some(hostname) => Ok(EnvScope::Service(
+            super::helpers::check_hostname(hostname)?.to_owned(),
+        )),
         None => Err(PlatformError::new(
             ErrorCode::InvalidUsage,
             "Provide serviceHostname, or set project: true",

@@ -13,7 +13,7 @@ use crate::auth::Session;
 use crate::platform::{AppVersionEvent, PlatformError, ProcessEvent};
 use crate::time::parse_rfc3339;
 
-use super::helpers::{find_service, project_services};
+use super::helpers::{check_hostname, find_service, project_services};
 use super::scope;
 
 /// The largest page we ask the search endpoints for.
@@ -52,6 +52,9 @@ pub fn events(
     limit: usize,
 ) -> Result<Value, PlatformError> {
     let limit = limit.clamp(1, MAX_FETCH);
+    if let Some(hostname) = service_hostname.filter(|h| !h.trim().is_empty()) {
+        check_hostname(hostname)?;
+    }
     let services = project_services(session)?;
     let filter = match service_hostname.map(str::trim).filter(|h| !h.is_empty()) {
         Some(hostname) => Some(find_service(services.clone(), hostname)?.name),

@@ -20,8 +20,16 @@ pub fn project_services(session: &Session) -> Result<Vec<ServiceStack>, Platform
     Ok(mine.into_iter().filter(|s| !s.is_internal()).collect())
 }
 
-/// Finds a service by exact hostname; otherwise SERVICE_NOT_FOUND listing what exists.
-pub fn resolve_service(session: &Session, hostname: &str) -> Result<ServiceStack, PlatformError> {
+/// The longest hostname accepted as input (the platform's own limit is lower).
+const MAX_HOSTNAME_LEN: usize = 40;
+
+/// Checks a hostname given by the model before it is used anywhere: ASCII letters, digits
+/// and hyphens starting with a letter, at most 40 characters. That is looser than the
+/// platform (lowercase letters and digits), so a near miss such as `API` or `my-api` still
+/// reaches the lookup, which lists the real services; anything else (spaces, slashes, dots,
+/// control characters, very long text) is INVALID_HOSTNAME without an API call, and the
+/// message shows at most a short, escaped prefix of what was sent.
+pub fn check_hostname(hostname: &str) -> Result<&str, PlatformError> {
     let hostname = hostname.trim();
     if hostname.is_empty() {
         return Err(PlatformError::new(
@@ -29,6 +37,28 @@ pub fn resolve_service(session: &Session, hostname: &str) -> Result<ServiceStack
             "A serviceHostname is required",
         ));
     }
+    let starts = hostname
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic());
+    let chars = hostname
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    if starts && chars && hostname.len() <= MAX_HOSTNAME_LEN {
+        return Ok(hostname);
+    }
+    let shown: String = hostname.chars().take(MAX_HOSTNAME_LEN).collect();
+    let shown = format!("{shown:?}");
+    Err(PlatformError::new(
+        ErrorCode::InvalidHostname,
+        format!("{shown} is not a valid service hostname"),
+    )
+    .with_suggestion("Hostnames are lowercase letters and digits starting with a letter (e.g. api, db1); zerops_discover lists the services."))
+}
+
+/// Finds a service by exact hostname; otherwise SERVICE_NOT_FOUND listing what exists.
+pub fn resolve_service(session: &Session, hostname: &str) -> Result<ServiceStack, PlatformError> {
+    let hostname = check_hostname(hostname)?;
     let services = project_services(session)?;
     find_service(services, hostname)
 }
@@ -38,6 +68,7 @@ pub fn find_service(
     services: Vec<ServiceStack>,
     hostname: &str,
 ) -> Result<ServiceStack, PlatformError> {
+    let hostname = check_hostname(hostname)?;
     let mut names: Vec<String> = services.iter().map(|s| s.name.clone()).collect();
     names.sort();
     match services.into_iter().find(|s| s.name == hostname) {
@@ -153,6 +184,44 @@ mod tests {
             name: name.into(),
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn hostnames_are_checked_before_use() {
+        assert_eq!(check_hostname(" api ").unwrap(), "api");
+        assert_eq!(check_hostname("API").unwrap(), "API");
+        assert_eq!(check_hostname("no-such-api").unwrap(), "no-such-api");
+        assert_eq!(
+            check_hostname("  ").unwrap_err().code,
+            ErrorCode::ServiceRequired
+        );
+        let long = "a".repeat(41);
+        for bad in [
+            "../api",
+            "api/../db",
+            "api db",
+            "1api",
+            "-api",
+            "api\u{0}",
+            "api\nx",
+            "db.internal",
+            "api%2F",
+            "ápi",
+            long.as_str(),
+        ] {
+            let err = check_hostname(bad).unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidHostname, "{bad:?}");
+            assert!(!err.message.contains('\n'), "{:?}", err.message);
+        }
+        // A huge value is not echoed in full.
+        let huge = "x/".repeat(10_000);
+        assert!(check_hostname(&huge).unwrap_err().message.len() < 120);
+    }
+
+    #[test]
+    fn find_service_refuses_an_invalid_hostname_instead_of_listing() {
+        let err = find_service(vec![svc("api")], "api;rm").unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidHostname);
     }
 
     #[test]

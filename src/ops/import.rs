@@ -16,10 +16,8 @@ use crate::platform::{ErrorCode, PlatformError, Process};
 use super::follow::{Follow, follow_processes};
 use super::helpers::{followed_json, project_services};
 use super::progress::Ending;
+use super::source_file;
 use super::validate::{self, FileKind, Finding, Report};
-
-/// The most a file read for validation or import may be.
-const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 
 /// Reads YAML given either inline or as a path (exactly one of them).
 pub fn read_source(
@@ -43,25 +41,7 @@ pub fn read_source(
         (Some(text), None) => Ok((text.to_owned(), None)),
         (None, Some(path)) => {
             let path = path.trim();
-            let resolved = Path::new(path);
-            let metadata = std::fs::metadata(resolved).map_err(|err| {
-                let cwd = std::env::current_dir().map(|d| d.display().to_string()).unwrap_or_default();
-                PlatformError::new(ErrorCode::FileNotFound, format!("Cannot read {path}: {err}")).with_suggestion(format!(
-                    "Relative paths are resolved against the MCP server's working directory ({cwd}); pass an absolute path, or the YAML itself as content."
-                ))
-            })?;
-            if metadata.len() > MAX_FILE_BYTES {
-                return Err(PlatformError::new(
-                    ErrorCode::InvalidParameter,
-                    format!("{path} is larger than 4 MB"),
-                ));
-            }
-            let text = std::fs::read_to_string(resolved).map_err(|err| {
-                PlatformError::new(
-                    ErrorCode::FileNotFound,
-                    format!("Cannot read {path}: {err}"),
-                )
-            })?;
+            let text = source_file::read_text(Path::new(path))?;
             Ok((text, Some(path.to_owned())))
         }
     }

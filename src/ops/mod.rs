@@ -15,6 +15,7 @@ pub mod manage;
 pub mod process;
 pub mod progress;
 pub mod scope;
+pub mod source_file;
 pub mod subdomain;
 pub mod validate;
 pub mod zcli;

@@ -1,0 +1,162 @@
+//! Broken peers, through the real binary: a client that closes stdout early, one that
+//! sends bytes that are not UTF-8 or hold a NUL, and one that never reads stdout. In every
+//! case the process keeps serving or exits quietly, within a bounded time.
+#![cfg(unix)]
+
+mod support;
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use support::{Step, run_script, spawn, wait_with_limit};
+
+const INIT: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+"#;
+
+const TEST_TOOLS: &[(&str, &str)] = &[("ZCP_TEST_TOOLS", "1")];
+
+fn pings(from: usize, count: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    for id in from..from + count {
+        out.extend_from_slice(
+            format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}\n").as_bytes(),
+        );
+    }
+    out
+}
+
+#[test]
+fn closed_stdout_means_a_quiet_exit_with_status_0() {
+    let mut child = spawn(TEST_TOOLS);
+    drop(child.stdout.take()); // the client is gone before the first answer
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    // Keep stdin open: the server must notice the closed stdout by itself.
+    let _ = stdin.write_all(INIT.as_bytes());
+    let _ = stdin.write_all(&pings(1, 10));
+    let _ = stdin.flush();
+    let status = wait_with_limit(&mut child, Duration::from_secs(10));
+    assert_eq!(status.code(), Some(0), "{status:?}");
+    let mut err = String::new();
+    stderr.read_to_string(&mut err).unwrap();
+    assert!(!err.contains("panic"), "{err}");
+    assert!(
+        !err.to_lowercase().contains("broken pipe"),
+        "not quiet: {err}"
+    );
+    drop(stdin);
+}
+
+#[test]
+fn invalid_utf8_and_nul_bytes_get_parse_errors_and_serving_continues() {
+    let mut bad_utf8 = br#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":""#.to_vec();
+    bad_utf8.extend_from_slice(&[0xff, 0xfe, 0xc3]);
+    bad_utf8.extend_from_slice(b"\"}}\n");
+    let mut nul = br#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#.to_vec();
+    nul.insert(20, 0);
+    nul.push(b'\n');
+    let steps = [
+        Step::Send(INIT.as_bytes().to_vec()),
+        Step::Send(bad_utf8),
+        Step::Send(nul),
+        Step::Send(vec![0, 0, 0, b'\n']),
+        Step::Send(vec![0xc0, 0x80, b'\n']),
+        Step::Send(pings(3, 1)),
+        Step::AwaitId(3),
+    ];
+    let run = run_script(&steps, TEST_TOOLS, Duration::from_secs(20));
+    assert!(run.status.success());
+    let lines = run.lines();
+    let parse_errors: Vec<_> = lines
+        .iter()
+        .filter(|l| l["error"]["code"] == json!(-32700))
+        .collect();
+    assert_eq!(parse_errors.len(), 4, "{lines:?}");
+    assert!(
+        parse_errors.iter().all(|l| l["id"].is_null()),
+        "{parse_errors:?}"
+    );
+    let pong: Vec<_> = lines.iter().filter(|l| l["id"] == json!(3)).collect();
+    assert_eq!(pong.len(), 1);
+    assert_eq!(pong[0]["result"], json!({}));
+    // Neither bad line got an answer under its would-be id.
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l["id"] == json!(1) || l["id"] == json!(2))
+    );
+}
+
+/// Spawns zcp, sends `count` pings and never reads stdout. Returns the child with stdin
+/// open or closed as asked.
+fn flood_without_reading(count: usize, close_stdin: bool) -> std::process::Child {
+    let mut child = support::command(TEST_TOOLS)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut input = INIT.as_bytes().to_vec();
+    input.extend(pings(1, count));
+    // Several times what a pipe holds, in both directions.
+    assert!(input.len() > 512 * 1024);
+    let writer = std::thread::spawn(move || {
+        stdin.write_all(&input).unwrap();
+        if close_stdin {
+            drop(stdin);
+            None
+        } else {
+            Some(stdin)
+        }
+    });
+    let started = Instant::now();
+    while !writer.is_finished() {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "zcp stopped reading stdin while its stdout was full"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    if let Some(stdin) = writer.join().unwrap() {
+        std::mem::forget(stdin); // still open when the signal arrives
+    }
+    child
+}
+
+#[test]
+fn a_client_that_never_reads_cannot_hold_the_process_after_eof() {
+    let mut child = flood_without_reading(20_000, true);
+    let started = Instant::now();
+    let status = wait_with_limit(&mut child, Duration::from_secs(10));
+    assert!(status.success(), "{status:?}");
+    // 2 s grace at most (nothing runs) plus the 1 s final drain, with slack.
+    assert!(
+        started.elapsed() < Duration::from_secs(6),
+        "{:?}",
+        started.elapsed()
+    );
+    drop(child.stdout.take());
+}
+
+#[test]
+fn a_client_that_never_reads_cannot_block_sigterm() {
+    let mut child = flood_without_reading(20_000, false);
+    let started = Instant::now();
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = wait_with_limit(&mut child, Duration::from_secs(10));
+    assert!(status.success(), "{status:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(6),
+        "{:?}",
+        started.elapsed()
+    );
+    drop(child.stdout.take());
+}
