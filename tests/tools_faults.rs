@@ -269,6 +269,102 @@ fn body_stalls() {
     );
 }
 
+/// Faults on the changing call itself (the reads before it work): typed errors, and the
+/// platform state is left as it was.
+#[test]
+fn faults_on_the_mutating_call() {
+    let sim = sim();
+    let mut s = Session::start(&env(&sim));
+    let cases: Vec<(&str, &str, Value, &str)> = vec![
+        (
+            "restart",
+            "zerops_manage",
+            json!({"action": "restart", "serviceHostname": "api"}),
+            "PUT /service-stack/*/restart",
+        ),
+        (
+            "scale",
+            "zerops_manage",
+            json!({"action": "scale", "serviceHostname": "api", "maxRam": 4}),
+            "PUT /service-stack/*/autoscaling",
+        ),
+        (
+            "env set",
+            "zerops_env",
+            json!({"action": "set", "serviceHostname": "api", "variables": ["A=1"]}),
+            "PUT /service-stack/*/user-data/env-file",
+        ),
+        (
+            "project env",
+            "zerops_env",
+            json!({"action": "set", "project": true, "variables": ["B=1"]}),
+            "POST /project/*/env",
+        ),
+        (
+            "delete",
+            "zerops_delete",
+            json!({"serviceHostname": "web", "confirm": true}),
+            "DELETE /service-stack/*",
+        ),
+        (
+            "subdomain",
+            "zerops_subdomain",
+            json!({"action": "enable", "serviceHostname": "web"}),
+            "PUT /service-stack/*/enable-subdomain-access",
+        ),
+        (
+            "import",
+            "zerops_import",
+            json!({"content": "services:\n  - hostname: worker\n    type: nodejs@22\n"}),
+            "POST /project/*/service-stack/import",
+        ),
+    ];
+    let faults = [
+        (api_error(500, "internalServerError", "boom"), "API_ERROR"),
+        (Fault::Reset, "NETWORK_ERROR"),
+        (Fault::Malformed, "API_ERROR"),
+    ];
+    let snapshot = |sim: &SimHandle| {
+        sim.with_state(|st| {
+            let services: Vec<String> = st
+                .services
+                .iter()
+                .map(|x| {
+                    format!(
+                        "{} {} {} {} {:?}",
+                        x.name,
+                        x.status,
+                        x.subdomain_access,
+                        x.autoscaling,
+                        x.env.len()
+                    )
+                })
+                .collect();
+            let project_env: Vec<usize> = st.projects.iter().map(|p| p.env.len()).collect();
+            (services, project_env, st.processes.len())
+        })
+    };
+    let before = snapshot(&sim);
+    let mut wrong = Vec::new();
+    for (label, tool, args, pattern) in &cases {
+        for (fault, code) in &faults {
+            sim.set_fault(pattern, fault.clone());
+            let result = s.call(tool, args.clone());
+            sim.clear_faults();
+            if error_code(&result).as_deref() != Some(code) {
+                wrong.push(format!("{label} {fault:?}: expected {code}: {result}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert_eq!(
+        snapshot(&sim),
+        before,
+        "a refused call changed the platform"
+    );
+    s.assert_alive();
+}
+
 /// A few failed polls while following a process are survived; a dead API is reported.
 #[test]
 fn faults_while_following_a_process() {
