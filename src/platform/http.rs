@@ -136,8 +136,14 @@ impl ZeropsClient {
                     .send(payload)
             }
         };
-        let mut response = result
-            .map_err(|err| map_failure(transport_failure(&err, &self.token), subject, &endpoint))?;
+        // A request that changes something may have been carried out even though its
+        // answer was lost: say so instead of inviting a blind retry.
+        let changes = !matches!(method, Method::Get) && !path.ends_with("/search");
+        let lost = |failure: Failure| {
+            let err = map_failure(failure, subject, &endpoint);
+            if changes { maybe_applied(err) } else { err }
+        };
+        let mut response = result.map_err(|err| lost(transport_failure(&err, &self.token)))?;
         let status = response.status().as_u16();
         let retry_after = response
             .headers()
@@ -149,7 +155,7 @@ impl ZeropsClient {
             .with_config()
             .limit(MAX_BODY)
             .read_to_string()
-            .map_err(|err| map_failure(transport_failure(&err, &self.token), subject, &endpoint))?;
+            .map_err(|err| lost(transport_failure(&err, &self.token)))?;
         if status >= 300 {
             return Err(map_failure(
                 error_body(status, &text, retry_after),
@@ -157,8 +163,7 @@ impl ZeropsClient {
                 &endpoint,
             ));
         }
-        serde_json::from_str(&text)
-            .map_err(|err| map_failure(Failure::Undecodable(err.to_string()), subject, &endpoint))
+        serde_json::from_str(&text).map_err(|err| lost(Failure::Undecodable(err.to_string())))
     }
 
     /// Stores a client id learnt from a successful user-info call.
@@ -266,6 +271,13 @@ pub(super) fn transport_failure(err: &ureq::Error, token: &str) -> Failure {
         ureq::Error::BodyExceedsLimit(_) => Failure::Undecodable(text),
         _ => Failure::Network(text),
     }
+}
+
+/// The advice for a change whose answer was lost (timeout, dropped connection, garbled
+/// body): it may have happened, so look before doing it again.
+fn maybe_applied(mut err: PlatformError) -> PlatformError {
+    err.suggestion = "The request may have reached Zerops before its answer was lost: check zerops_events (or zerops_discover) before retrying, so nothing is done twice.".into();
+    err
 }
 
 /// Removes a secret from a text meant for a message or a log.
