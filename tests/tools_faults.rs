@@ -365,6 +365,54 @@ fn faults_on_the_mutating_call() {
     s.assert_alive();
 }
 
+/// A change whose answer is lost may still have happened: the error says to look first.
+#[test]
+fn a_lost_answer_to_a_change_warns_against_a_blind_retry() {
+    let sim = sim();
+    let mut s = Session::start(&env(&sim));
+    let restarts = |sim: &SimHandle| {
+        sim.with_state(|st| {
+            st.processes
+                .iter()
+                .filter(|p| p.action == "stack.restart" && p.id.starts_with("proc0"))
+                .count()
+        })
+    };
+    sim.set_fault(
+        "PUT /service-stack/*/restart",
+        Fault::Latency(Duration::from_millis(HTTP_TIMEOUT_MS * 2)),
+    );
+    let result = s.call(
+        "zerops_manage",
+        json!({"action": "restart", "serviceHostname": "api"}),
+    );
+    let b = body(&result);
+    assert_eq!(error_code(&result).as_deref(), Some("API_TIMEOUT"), "{b}");
+    assert!(
+        b["suggestion"].as_str().unwrap().contains("zerops_events"),
+        "{b}"
+    );
+    // The simulator carried the restart out after the client gave up.
+    std::thread::sleep(Duration::from_millis(HTTP_TIMEOUT_MS * 2));
+    assert_eq!(restarts(&sim), 1, "the restart did happen");
+    sim.clear_faults();
+
+    // A read that times out is simply retried: no such warning.
+    sim.set_fault(
+        "GET /service-stack/*/env",
+        Fault::Latency(Duration::from_millis(HTTP_TIMEOUT_MS * 2)),
+    );
+    let read = s.call(
+        "zerops_env",
+        json!({"action": "get", "serviceHostname": "api"}),
+    );
+    let b = body(&read);
+    assert_eq!(error_code(&read).as_deref(), Some("API_TIMEOUT"), "{b}");
+    assert!(!b["suggestion"].as_str().unwrap().contains("twice"), "{b}");
+    sim.clear_faults();
+    s.assert_alive();
+}
+
 /// A few failed polls while following a process are survived; a dead API is reported.
 #[test]
 fn faults_while_following_a_process() {
