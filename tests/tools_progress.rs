@@ -74,10 +74,11 @@ fn check_progress(s: &Session, token: &str, id: i64, interval: Duration) -> Vec<
         );
     }
     let quiet = answer.at.duration_since(progress.last().unwrap().1.at);
-    // The last report goes out a full poll interval before the answer (some slack for
-    // the moment this test's reader thread picked the line up).
+    // The last report goes out a full poll interval before the answer. Half of it is
+    // asserted: this test's reader thread may pick a line up late on a busy machine, while
+    // the bug this guards against (report and answer in one read) shows as ~0 ms.
     assert!(
-        quiet >= interval.mul_f64(0.75),
+        quiet >= interval / 2,
         "the last progress came {quiet:?} before the answer (interval {interval:?})"
     );
     progress.iter().map(|(_, l)| l.value.clone()).collect()
