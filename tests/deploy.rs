@@ -144,9 +144,11 @@ fn zcli_gets_every_id_the_token_and_a_clean_environment() {
         None,
     );
     // The fake uploads nothing: do what a real `zcli push` makes the platform do.
-    let record = wait_record(work.path());
+    wait_record(work.path());
     let version = sim.push(API_ID, None).unwrap();
     let result = expect_ok(&s.result(id));
+    // zcli has exited: its record is complete now (it may not have been a moment ago).
+    let record = std::fs::read_to_string(record_path(work.path())).unwrap();
     assert_eq!(result["status"], "DEPLOYED", "{result}");
     assert_eq!(result["appVersionId"], version);
     assert_eq!(result["appVersionStatus"], "ACTIVE");
