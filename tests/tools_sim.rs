@@ -1143,20 +1143,31 @@ fn a_failed_process_reports_its_reason() {
         assert!(Instant::now() < deadline, "the restart never started");
         std::thread::sleep(Duration::from_millis(10));
     }
-    // The call itself worked; the process it followed failed, and says why.
-    let result = expect_ok(&s.result(id));
-    assert_eq!(result["process"]["status"], "FAILED", "{result}");
+    // The process it followed failed: an error (agents act on isError) that says why and
+    // names the process, so it can be looked up.
+    let error = expect_error(&s.result(id), "PROCESS_FAILED");
     assert!(
-        result["process"]["failReason"]
+        error["failReason"]
             .as_str()
             .unwrap()
             .contains("exit code 137"),
-        "{result}"
+        "{error}"
     );
-    let status = expect_ok(&s.call(
-        "zerops_process",
-        json!({"processId": result["process"]["processId"]}),
-    ));
+    let message = error["error"].as_str().unwrap();
+    let process_id = message
+        .split("(process ")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .unwrap_or_else(|| panic!("no process id in {message}"))
+        .to_owned();
+    assert!(message.starts_with("Restarting 'api' failed"), "{message}");
+    assert!(
+        error["suggestion"]
+            .as_str()
+            .unwrap()
+            .contains("zerops_logs")
+    );
+    let status = expect_ok(&s.call("zerops_process", json!({"processId": process_id})));
     assert_eq!(status["status"], "FAILED");
     assert!(
         status["failReason"]

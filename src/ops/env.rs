@@ -12,7 +12,7 @@ use crate::auth::Session;
 use crate::platform::{EnvVar, ErrorCode, PlatformError, Process};
 
 use super::follow::{Follow, follow_processes};
-use super::helpers::{followed_json, resolve_service};
+use super::helpers::{fail_if_failed, followed_json, resolve_service};
 
 /// Where the variables live.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -307,6 +307,9 @@ fn finish(
     changes: Value,
 ) -> Result<Value, PlatformError> {
     let done = follow_processes(session.client.as_ref(), processes, follow)?;
+    for (process, ending) in &done {
+        fail_if_failed(process, *ending, "Changing environment variables")?;
+    }
     let mut result = changes;
     result["scope"] = json!(if hostname.is_some() {
         "service"
