@@ -111,6 +111,7 @@ impl ZeropsClient {
         body: Option<&Value>,
         subject: Subject,
     ) -> Result<T, PlatformError> {
+        check_path(path)?;
         let url = format!("{}{API_PREFIX}{path}", self.base);
         let endpoint = format!("{} {shown}", method.as_str());
         let auth = format!("Bearer {}", self.token);
@@ -273,6 +274,36 @@ pub fn scrub(text: &str, secret: &str) -> String {
         text.replace(secret, "***")
     } else {
         text.to_owned()
+    }
+}
+
+/// Ids from the model (processId, serviceId, ...) are put into URL paths. Each path
+/// segment must be a plain id (letters, digits, `-`, `_`): no `..`, `/`, `?`, `#`, `%` or
+/// spaces, so a crafted id cannot reach another endpoint (`x/../../service-stack/ID/stop`)
+/// or add a query. Zerops ids and zcp's fixed path words all fit.
+fn check_path(path: &str) -> Result<(), PlatformError> {
+    let bad = path
+        .strip_prefix('/')
+        .unwrap_or(path)
+        .split('/')
+        .find(|segment| {
+            segment.is_empty()
+                || !segment
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        });
+    match bad {
+        None => Ok(()),
+        Some(_) => {
+            let shown: String = path.chars().take(80).collect();
+            Err(PlatformError::new(
+                ErrorCode::InvalidParameter,
+                format!("{shown:?} holds an id that is not a Zerops id"),
+            )
+            .with_suggestion(
+                "Ids are letters, digits, '-' and '_'; take them from zerops_discover or zerops_events.",
+            ))
+        }
     }
 }
 
