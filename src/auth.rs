@@ -438,16 +438,28 @@ fn describe_source(source: &CredentialSource) -> String {
     }
 }
 
+/// The HTTP timeout: 30 s, or `ZCP_HTTP_TIMEOUT_MS` (so tests of a stalled API stay fast).
+fn http_timeout() -> std::time::Duration {
+    std::env::var("ZCP_HTTP_TIMEOUT_MS")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|ms| *ms > 0)
+        .map_or(
+            std::time::Duration::from_secs(30),
+            std::time::Duration::from_millis,
+        )
+}
+
 /// The usual factory: the HTTP client and log fetcher.
 pub fn http_factory() -> ClientFactory {
-    Box::new(|creds: &Credentials| {
-        let client: Arc<dyn Client> = Arc::new(crate::platform::ZeropsClient::new(
+    let timeout = http_timeout();
+    Box::new(move |creds: &Credentials| {
+        let client: Arc<dyn Client> = Arc::new(crate::platform::ZeropsClient::with_timeout(
             &creds.api_host,
             &creds.token,
+            timeout,
         ));
-        let logs: Arc<dyn LogFetcher> = Arc::new(crate::platform::HttpLogFetcher::new(
-            std::time::Duration::from_secs(30),
-        ));
+        let logs: Arc<dyn LogFetcher> = Arc::new(crate::platform::HttpLogFetcher::new(timeout));
         (client, logs)
     })
 }

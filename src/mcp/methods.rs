@@ -7,6 +7,7 @@ use super::context::{LogSink, Progress, ToolContext};
 use super::dispatch::{Call, stamp_modern};
 use super::era::{self, Era, LegacyVersion};
 use super::jsonrpc::{ErrorReply, code};
+use super::registry::ResourceProvider;
 use super::schema;
 use super::server::Shared;
 
@@ -253,38 +254,37 @@ fn provider_or_not_found(shared: &Shared, call: &Call<'_>) -> Result<(), ErrorRe
 }
 
 pub(crate) fn resources_list(shared: &Shared, call: &Call<'_>) -> Result<String, ErrorReply> {
-    provider_or_not_found(shared, call)?;
-    reject_cursor(call)?;
-    let list: Vec<Value> = shared
-        .resources
-        .as_ref()
-        .map(|p| {
-            p.list()
-                .iter()
-                .map(|r| r.describe(call.era.has_titles()))
-                .collect()
-        })
-        .unwrap_or_default();
-    let mut result = Map::new();
-    result.insert("resources".into(), Value::Array(list));
-    Ok(finish(shared, call, result, true))
+    list_from_provider(shared, call, "resources", |provider, titles| {
+        provider.list().iter().map(|r| r.describe(titles)).collect()
+    })
 }
 
 pub(crate) fn templates_list(shared: &Shared, call: &Call<'_>) -> Result<String, ErrorReply> {
+    list_from_provider(shared, call, "resourceTemplates", |provider, titles| {
+        provider
+            .templates()
+            .iter()
+            .map(|t| t.describe(titles))
+            .collect()
+    })
+}
+
+/// The shared body of the two resource list methods: checks, one page, the result key.
+fn list_from_provider(
+    shared: &Shared,
+    call: &Call<'_>,
+    key: &str,
+    describe: impl Fn(&dyn ResourceProvider, bool) -> Vec<Value>,
+) -> Result<String, ErrorReply> {
     provider_or_not_found(shared, call)?;
     reject_cursor(call)?;
-    let list: Vec<Value> = shared
+    let list = shared
         .resources
-        .as_ref()
-        .map(|p| {
-            p.templates()
-                .iter()
-                .map(|t| t.describe(call.era.has_titles()))
-                .collect()
-        })
+        .as_deref()
+        .map(|p| describe(p, call.era.has_titles()))
         .unwrap_or_default();
     let mut result = Map::new();
-    result.insert("resourceTemplates".into(), Value::Array(list));
+    result.insert(key.into(), Value::Array(list));
     Ok(finish(shared, call, result, true))
 }
 

@@ -146,36 +146,37 @@ pub trait ResourceProvider: Send + Sync {
 
 impl ResourceInfo {
     pub fn describe(&self, with_titles: bool) -> Value {
-        let mut entry = Map::new();
-        entry.insert("uri".into(), json!(self.uri));
-        entry.insert("name".into(), json!(self.name));
-        if with_titles && let Some(title) = &self.title {
-            entry.insert("title".into(), json!(title));
-        }
-        if let Some(description) = &self.description {
-            entry.insert("description".into(), json!(description));
-        }
-        if let Some(mime) = &self.mime_type {
-            entry.insert("mimeType".into(), json!(mime));
-        }
-        Value::Object(entry)
+        let title = self.title.as_deref().filter(|_| with_titles);
+        let fields = [
+            ("uri", Some(self.uri.as_str())),
+            ("name", Some(self.name.as_str())),
+            ("title", title),
+            ("description", self.description.as_deref()),
+            ("mimeType", self.mime_type.as_deref()),
+        ];
+        object_of_present(&fields)
     }
 }
 
 impl ResourceTemplate {
     pub fn describe(&self, with_titles: bool) -> Value {
-        let mut entry = Map::new();
-        entry.insert("uriTemplate".into(), json!(self.uri_template));
-        entry.insert("name".into(), json!(self.name));
-        if with_titles && let Some(title) = &self.title {
-            entry.insert("title".into(), json!(title));
-        }
-        if let Some(description) = &self.description {
-            entry.insert("description".into(), json!(description));
-        }
-        if let Some(mime) = &self.mime_type {
-            entry.insert("mimeType".into(), json!(mime));
-        }
-        Value::Object(entry)
+        let title = self.title.as_deref().filter(|_| with_titles);
+        let fields = [
+            ("uriTemplate", Some(self.uri_template.as_str())),
+            ("name", Some(self.name.as_str())),
+            ("title", title),
+            ("description", self.description.as_deref()),
+            ("mimeType", self.mime_type.as_deref()),
+        ];
+        object_of_present(&fields)
     }
+}
+
+/// A JSON object of the fields that have a value, in the given order.
+fn object_of_present(fields: &[(&str, Option<&str>)]) -> Value {
+    let entry: Map<String, Value> = fields
+        .iter()
+        .filter_map(|(key, value)| value.map(|v| ((*key).to_owned(), json!(v))))
+        .collect();
+    Value::Object(entry)
 }

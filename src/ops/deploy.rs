@@ -554,6 +554,27 @@ pub fn deploy(
     };
     follow.progress = paced.progress.take();
     let Some(version) = version else {
+        if ending == Some("CANCELED") {
+            return Err(failure(
+                base("CANCELED"),
+                "Cancelled while waiting for the build",
+                "zcli had finished; check zerops_events for the build.",
+            ));
+        }
+        if pushed.exit_code == Some(0) {
+            // zcli succeeded, yet no new app version showed up while we looked.
+            return Err(failure(
+                base("BUILD_NOT_FOUND"),
+                &format!(
+                    "zcli push finished (exit code 0) but no new app version of '{}' appeared",
+                    plan.service.name
+                ),
+                &format!(
+                    "The build may still be registering: check zerops_events (serviceHostname {}) in a minute, and deploy again if none shows up.",
+                    plan.service.name
+                ),
+            ));
+        }
         let hint = explain(&pushed.output_tail)
             .unwrap_or("zcli failed before a build started; read outputTail.");
         return Err(failure(

@@ -50,9 +50,12 @@ pub fn read_source(
 /// The validation report as JSON, with the file it came from.
 pub fn report_json(report: &Report, file: Option<&str>) -> Value {
     let mut value = serde_json::to_value(report).unwrap_or(Value::Null);
-    value["file"] = json!(file.unwrap_or(""));
     if let Some(map) = value.as_object_mut() {
         map.remove("hasProject");
+        // Inline content has no file: the field is left out rather than sent as "".
+        if let Some(path) = file.filter(|f| !f.is_empty()) {
+            map.insert("file".into(), json!(path));
+        }
     }
     value
 }

@@ -105,12 +105,29 @@ pub struct Port {
 /// CPU, RAM and disk amounts.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize, Default)]
 pub struct Resource {
-    #[serde(rename = "cpuCoreCount", default)]
+    /// Whole cores: the API wants an integer here (`3`, never `3.0`).
+    #[serde(
+        rename = "cpuCoreCount",
+        default,
+        serialize_with = "whole_number_when_possible"
+    )]
     pub cpu_core_count: Option<f64>,
     #[serde(rename = "memoryGBytes", default)]
     pub memory_gbytes: Option<f64>,
     #[serde(rename = "diskGBytes", default)]
     pub disk_gbytes: Option<f64>,
+}
+
+/// Writes a whole number as a JSON integer (a Go API refuses `3.0` for an `int` field).
+fn whole_number_when_possible<S: serde::Serializer>(
+    value: &Option<f64>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(v) if v.fract() == 0.0 && v.abs() < 1e15 => serializer.serialize_some(&(*v as i64)),
+        Some(v) => serializer.serialize_some(v),
+        None => serializer.serialize_none(),
+    }
 }
 
 /// Vertical scaling settings.
@@ -542,6 +559,18 @@ impl HasProjectId for AppVersionEvent {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn whole_cpu_cores_are_sent_as_integers() {
+        let resource = Resource {
+            cpu_core_count: Some(3.0),
+            memory_gbytes: Some(4.0),
+            disk_gbytes: None,
+        };
+        let text = serde_json::to_string(&resource).unwrap();
+        assert!(text.contains(r#""cpuCoreCount":3,"#), "{text}");
+        assert!(text.contains(r#""memoryGBytes":4.0"#), "{text}");
+    }
 
     #[test]
     fn process_status_and_fail_reason_are_normalised() {

@@ -140,7 +140,7 @@ fn version(
         client_id: DEMO_CLIENT_ID.into(),
         project_id: DEMO_PROJECT_ID.into(),
         service_id: service.into(),
-        build_service_id: format!("bld{}", &id[2..]),
+        build_service_id: format!("bld{id}"),
         source: "CLI".into(),
         sequence,
         created: ago(minutes_ago),

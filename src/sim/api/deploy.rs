@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
-use super::{Outcome, State, TokenScope, error, now_text, ok};
+use super::{Outcome, State, TokenScope, error, forbidden, now_text, ok};
 use crate::sim::http::{Request, Response};
 use crate::sim::model::{AppVersionRec, Effect, LogRec};
 
@@ -60,12 +60,7 @@ impl State {
             ));
         };
         if !State::allowed(scope, &self.app_versions[index].project_id) {
-            return Err(error(
-                403,
-                "insufficientPermissions",
-                "Insufficient permissions.",
-                Value::Null,
-            ));
+            return Err(forbidden());
         }
         let version = &mut self.app_versions[index];
         version.pipeline_started = Some(now);

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use super::{Outcome, State, TokenScope, error, ok};
+use super::{Outcome, State, TokenScope, error, forbidden, ok};
 use crate::sim::http::Request;
 use crate::sim::model::{Effect, EnvRec};
 
@@ -129,12 +129,7 @@ impl State {
             ));
         };
         if !State::allowed(scope, &self.services[index].project_id) {
-            return Err(error(
-                403,
-                "insufficientPermissions",
-                "Insufficient permissions.",
-                Value::Null,
-            ));
+            return Err(forbidden());
         }
         if self.services[index]
             .env

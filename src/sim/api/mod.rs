@@ -111,6 +111,16 @@ fn error(status: u16, code: &str, message: &str, meta: Value) -> Response {
     )
 }
 
+/// The API's answer to a token that may not touch the project.
+fn forbidden() -> Response {
+    error(
+        403,
+        "insufficientPermissions",
+        "Insufficient permissions.",
+        Value::Null,
+    )
+}
+
 fn ok(body: Value) -> Response {
     Response::json(200, &body)
 }
@@ -305,12 +315,7 @@ impl State {
             .position(|p| p.id == id)
             .ok_or_else(|| error(404, "projectNotFound", "Project not found.", Value::Null))?;
         if !State::allowed(scope, id) {
-            return Err(error(
-                403,
-                "insufficientPermissions",
-                "Insufficient permissions.",
-                Value::Null,
-            ));
+            return Err(forbidden());
         }
         Ok(index)
     }
@@ -329,12 +334,7 @@ impl State {
                 )
             })?;
         if !State::allowed(scope, &self.services[index].project_id) {
-            return Err(error(
-                403,
-                "insufficientPermissions",
-                "Insufficient permissions.",
-                Value::Null,
-            ));
+            return Err(forbidden());
         }
         Ok(index)
     }

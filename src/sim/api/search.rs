@@ -16,6 +16,25 @@ struct SearchQuery {
     offset: usize,
 }
 
+impl SearchQuery {
+    /// Whether every `eq` filter names one of `fields` with the same value.
+    fn matches(&self, fields: &[(&str, &str)]) -> bool {
+        self.filters.iter().all(|(name, value)| {
+            fields
+                .iter()
+                .any(|(field, actual)| field == name && actual == value)
+        })
+    }
+
+    /// One page of `items` in the API's envelope (default limit 100).
+    fn page(&self, items: Vec<Value>) -> Response {
+        let limit = self.limit.unwrap_or(100);
+        let total = items.len();
+        let items: Vec<Value> = items.into_iter().skip(self.offset).take(limit).collect();
+        ok(json!({ "limit": limit, "offset": self.offset, "totalHits": total, "items": items }))
+    }
+}
+
 impl State {
     /// Checks the search body and returns `(filters, limit, offset)`.
     fn search_request(req: &Request) -> Result<SearchQuery, Response> {
@@ -67,71 +86,34 @@ impl State {
         self.search_leak || State::allowed(scope, project_id)
     }
 
-    fn page(items: Vec<Value>, limit: Option<usize>, offset: usize) -> Response {
-        let total = items.len();
-        let items: Vec<Value> = items
-            .into_iter()
-            .skip(offset)
-            .take(limit.unwrap_or(100))
-            .collect();
-        ok(
-            json!({ "limit": limit.unwrap_or(100), "offset": offset, "totalHits": total, "items": items }),
-        )
-    }
-
-    fn matches_filters(filters: &[(String, String)], fields: &[(&str, &str)]) -> bool {
-        filters.iter().all(|(name, value)| {
-            fields
-                .iter()
-                .any(|(field, actual)| field == name && actual == value)
-        })
-    }
-
     pub(super) fn search_projects(&self, req: &Request, scope: &TokenScope) -> Outcome {
-        let SearchQuery {
-            filters,
-            limit,
-            offset,
-        } = State::search_request(req)?;
-        let items: Vec<Value> = self
+        let query = State::search_request(req)?;
+        let items = self
             .projects
             .iter()
             .filter(|p| State::allowed(scope, &p.id))
-            .filter(|p| {
-                State::matches_filters(&filters, &[("clientId", &p.client_id), ("id", &p.id)])
-            })
+            .filter(|p| query.matches(&[("clientId", &p.client_id), ("id", &p.id)]))
             .map(|p| p.to_json(true))
             .collect();
-        Ok(State::page(items, limit, offset))
+        Ok(query.page(items))
     }
 
     pub(super) fn search_services(&self, req: &Request, scope: &TokenScope) -> Outcome {
-        let SearchQuery {
-            filters,
-            limit,
-            offset,
-        } = State::search_request(req)?;
+        let query = State::search_request(req)?;
         let mut services: Vec<&ServiceRec> = self
             .services
             .iter()
             .filter(|s| self.visible(scope, &s.project_id))
             .filter(|s| {
-                State::matches_filters(
-                    &filters,
-                    &[
-                        ("clientId", &s.client_id),
-                        ("projectId", &s.project_id),
-                        ("id", &s.id),
-                    ],
-                )
+                query.matches(&[
+                    ("clientId", &s.client_id),
+                    ("projectId", &s.project_id),
+                    ("id", &s.id),
+                ])
             })
             .collect();
         services.sort_by(|a, b| b.created.cmp(&a.created));
-        Ok(State::page(
-            services.into_iter().map(ServiceRec::to_json).collect(),
-            limit,
-            offset,
-        ))
+        Ok(query.page(services.into_iter().map(ServiceRec::to_json).collect()))
     }
 
     pub(super) fn search_processes(
@@ -140,28 +122,19 @@ impl State {
         scope: &TokenScope,
         now: Instant,
     ) -> Outcome {
-        let SearchQuery {
-            filters,
-            limit,
-            offset,
-        } = State::search_request(req)?;
+        let query = State::search_request(req)?;
         let mut items: Vec<&ProcessRec> = self
             .processes
             .iter()
             .filter(|p| self.visible(scope, &p.project_id))
-            .filter(|p| {
-                State::matches_filters(
-                    &filters,
-                    &[("clientId", &p.client_id), ("projectId", &p.project_id)],
-                )
-            })
+            .filter(|p| query.matches(&[("clientId", &p.client_id), ("projectId", &p.project_id)]))
             .collect();
         items.sort_by(|a, b| b.created.cmp(&a.created).then(b.sequence.cmp(&a.sequence)));
         let values = items
             .iter()
             .map(|p| p.to_json(now, &self.project_name(&p.project_id)))
             .collect();
-        Ok(State::page(values, limit, offset))
+        Ok(query.page(values))
     }
 
     pub(super) fn search_app_versions(
@@ -170,31 +143,20 @@ impl State {
         scope: &TokenScope,
         now: Instant,
     ) -> Outcome {
-        let SearchQuery {
-            filters,
-            limit,
-            offset,
-        } = State::search_request(req)?;
+        let query = State::search_request(req)?;
         let mut items: Vec<&AppVersionRec> = self
             .app_versions
             .iter()
             .filter(|v| self.visible(scope, &v.project_id))
             .filter(|v| {
-                State::matches_filters(
-                    &filters,
-                    &[
-                        ("clientId", &v.client_id),
-                        ("projectId", &v.project_id),
-                        ("serviceStackId", &v.service_id),
-                    ],
-                )
+                query.matches(&[
+                    ("clientId", &v.client_id),
+                    ("projectId", &v.project_id),
+                    ("serviceStackId", &v.service_id),
+                ])
             })
             .collect();
         items.sort_by(|a, b| b.created.cmp(&a.created).then(b.sequence.cmp(&a.sequence)));
-        Ok(State::page(
-            items.iter().map(|v| v.to_json(now)).collect(),
-            limit,
-            offset,
-        ))
+        Ok(query.page(items.iter().map(|v| v.to_json(now)).collect()))
     }
 }

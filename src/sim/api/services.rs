@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
-use super::{Outcome, State, TokenScope, error, ok};
+use super::{Outcome, State, TokenScope, error, forbidden, ok};
 use crate::sim::catalog::Category;
 use crate::sim::http::{Request, Response};
 use crate::sim::model::Effect;
@@ -124,12 +124,7 @@ impl State {
             .position(|p| p.id == id)
             .ok_or_else(|| error(404, "processNotFound", "Process not found.", Value::Null))?;
         if !State::allowed(scope, &self.processes[index].project_id) {
-            return Err(error(
-                403,
-                "insufficientPermissions",
-                "Insufficient permissions.",
-                Value::Null,
-            ));
+            return Err(forbidden());
         }
         Ok(index)
     }

@@ -1,0 +1,607 @@
+//! `zerops_deploy` through the real binary with a fake `zcli` (fixtures/zcli/fake-zcli) on
+//! PATH and the simulator as the API: the flags and environment zcli gets, preflight
+//! refusals that spawn nothing, a missing zcli, cancellation and EOF killing a child that
+//! ignores SIGTERM (no orphans), the timeout in `ops::deploy`, and `--demo` deploys.
+#![cfg(unix)]
+
+mod session;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use session::{Session, TOKEN, body, error_code, expect_error, expect_ok, fast_sim, sim_env};
+use zcp::sim::SimHandle;
+use zcp::sim::demo::{API_ID, DEMO_PROJECT_ID};
+
+const ZEROPS_YML: &str = "zerops:\n  - setup: api\n    build:\n      base: nodejs@22\n      buildCommands:\n        - npm ci\n      deployFiles: ./\n    run:\n      base: nodejs@22\n      ports:\n        - port: 3000\n          httpSupport: true\n      start: npm start\n";
+
+fn fake() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/zcli/fake-zcli")
+}
+
+/// A directory holding `zcli` (the fake) for PATH.
+fn zcli_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(fake(), dir.path().join("zcli")).unwrap();
+    dir
+}
+
+fn system_path() -> String {
+    std::env::var("PATH").unwrap_or_else(|_| "/usr/bin:/bin".into())
+}
+
+/// The simulator environment with the fake zcli first on PATH, plus ZEROPS_* variables
+/// that must not reach zcli.
+fn deploy_env(sim: &SimHandle, bin: &Path) -> Vec<(String, String)> {
+    let mut env = sim_env(sim);
+    env.push((
+        "PATH".into(),
+        format!("{}:{}", bin.display(), system_path()),
+    ));
+    env.push(("ZEROPS_SERVICEID".into(), "leaked-flag".into()));
+    env.push(("ZEROPS_ZCLI_EXTRA".into(), "leaked-flag".into()));
+    env
+}
+
+fn work_dir(yml: Option<&str>, behaviour: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    if let Some(text) = yml {
+        std::fs::write(dir.path().join("zerops.yml"), text).unwrap();
+    }
+    std::fs::write(dir.path().join(".fake-zcli.behaviour"), behaviour).unwrap();
+    dir
+}
+
+fn record_path(work: &Path) -> PathBuf {
+    work.join(".fake-zcli.record")
+}
+
+/// Waits for the fake zcli to have written its record (argv and environment).
+fn wait_record(work: &Path) -> String {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Ok(text) = std::fs::read_to_string(record_path(work))
+            && text.lines().any(|l| l.starts_with("ENV PATH="))
+        {
+            return text;
+        }
+        assert!(Instant::now() < deadline, "zcli was not started");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn args_of(record: &str) -> Vec<String> {
+    record
+        .lines()
+        .filter_map(|l| l.strip_prefix("ARG "))
+        .map(str::to_owned)
+        .collect()
+}
+
+fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
+    let at = args.iter().position(|a| a == name)?;
+    args.get(at + 1).map(String::as_str)
+}
+
+fn alive(pid: &str) -> bool {
+    let out = std::process::Command::new("ps")
+        .args(["-o", "stat=", "-p", pid])
+        .output()
+        .unwrap();
+    let stat = String::from_utf8_lossy(&out.stdout);
+    !stat.trim().is_empty() && !stat.trim().starts_with('Z')
+}
+
+/// Waits until none of `pids` runs (a kill is not instant), failing after a bound.
+fn assert_all_gone(pids: &[String]) {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while pids.iter().any(|p| alive(p)) {
+        assert!(
+            Instant::now() < deadline,
+            "still running: {:?}",
+            pids.iter().filter(|p| alive(p)).collect::<Vec<_>>()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Pids the record names: the fake itself and its background grandchild.
+fn recorded_pids(work: &Path) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let text = std::fs::read_to_string(record_path(work)).unwrap_or_default();
+        let pids: Vec<String> = text
+            .lines()
+            .filter_map(|l| {
+                l.strip_prefix("PID ")
+                    .or_else(|| l.strip_prefix("GRANDCHILD "))
+            })
+            .map(str::to_owned)
+            .collect();
+        if pids.len() == 2 {
+            return pids;
+        }
+        assert!(Instant::now() < deadline, "no grandchild recorded: {text}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn zcli_gets_every_id_the_token_and_a_clean_environment() {
+    let sim = Arc::new(fast_sim());
+    let bin = zcli_dir();
+    let work = work_dir(
+        Some(ZEROPS_YML),
+        "stdout=Uploading package\nstderr=Package uploaded\nexit=0\n",
+    );
+    let mut s = Session::start(&deploy_env(&sim, bin.path()));
+    let id = s.start_call(
+        "zerops_deploy",
+        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
+        None,
+    );
+    // The fake uploads nothing: do what a real `zcli push` makes the platform do.
+    let record = wait_record(work.path());
+    let version = sim.push(API_ID, None).unwrap();
+    let result = expect_ok(&s.result(id));
+    assert_eq!(result["status"], "DEPLOYED", "{result}");
+    assert_eq!(result["appVersionId"], version);
+    assert_eq!(result["appVersionStatus"], "ACTIVE");
+    assert_eq!(result["exitCode"], 0);
+    assert_eq!(result["setup"], "api");
+    let tail = result["outputTail"].as_str().unwrap();
+    assert!(
+        tail.contains("Uploading package") && tail.contains("Package uploaded"),
+        "{tail}"
+    );
+
+    let args = args_of(&record);
+    assert_eq!(args[0], "push", "{args:?}");
+    assert_eq!(flag(&args, "--service-id"), Some(API_ID));
+    assert_eq!(flag(&args, "--project-id"), Some(DEMO_PROJECT_ID));
+    let canonical = work.path().canonicalize().unwrap();
+    assert_eq!(
+        flag(&args, "--working-dir"),
+        Some(canonical.display().to_string().as_str())
+    );
+    assert_eq!(flag(&args, "--setup"), Some("api"));
+    assert!(args.contains(&"--no-git".to_owned()), "no .git: {args:?}");
+    let env: Vec<&str> = record
+        .lines()
+        .filter_map(|l| l.strip_prefix("ENV "))
+        .collect();
+    assert!(
+        env.contains(&format!("ZEROPS_TOKEN={TOKEN}").as_str()),
+        "{env:?}"
+    );
+    let zerops: Vec<&&str> = env.iter().filter(|e| e.starts_with("ZEROPS_")).collect();
+    for var in &zerops {
+        let name = var.split('=').next().unwrap();
+        assert!(
+            [
+                "ZEROPS_TOKEN",
+                "ZEROPS_CLI_TERMINAL_MODE",
+                "ZEROPS_CLI_DATA_FILE_PATH"
+            ]
+            .contains(&name),
+            "zcli got {var}"
+        );
+    }
+    assert!(!record.contains("leaked-flag"));
+    assert!(
+        !record.contains(&sim.base_url()),
+        "ZEROPS_API_HOST must not reach zcli"
+    );
+
+    // A git work tree is pushed as one (no --no-git).
+    std::fs::create_dir(work.path().join(".git")).unwrap();
+    std::fs::remove_file(record_path(work.path())).unwrap();
+    let id = s.start_call(
+        "zerops_deploy",
+        json!({"workingDir": work.path().display().to_string(), "serviceId": API_ID}),
+        None,
+    );
+    let record = wait_record(work.path());
+    sim.push(API_ID, None).unwrap();
+    expect_ok(&s.result(id));
+    assert!(!args_of(&record).contains(&"--no-git".to_owned()));
+
+    let transcript = s.finish();
+    assert!(!transcript.stdout.contains(TOKEN) && !transcript.stderr.contains(TOKEN));
+}
+
+#[test]
+fn a_failed_build_attaches_its_log_and_a_failed_push_is_explained() {
+    let sim = Arc::new(fast_sim());
+    let bin = zcli_dir();
+    let work = work_dir(Some(ZEROPS_YML), "exit=0\n");
+    let mut s = Session::start(&deploy_env(&sim, bin.path()));
+    let id = s.start_call(
+        "zerops_deploy",
+        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
+        None,
+    );
+    wait_record(work.path());
+    sim.push(
+        API_ID,
+        Some("buildCommands failed: npm ERR! missing script".into()),
+    )
+    .unwrap();
+    let failed = expect_error(&s.result(id), "DEPLOY_FAILED");
+    assert_eq!(failed["status"], "BUILD_FAILED", "{failed}");
+    assert!(failed["appVersionId"].as_str().is_some());
+    assert!(failed["buildLog"].is_array(), "{failed}");
+
+    // zcli itself fails and no build starts.
+    let work = work_dir(
+        Some(ZEROPS_YML),
+        "stderr=Error: unauthenticated user\nexit=1\n",
+    );
+    let failed = expect_error(
+        &s.call(
+            "zerops_deploy",
+            json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
+        ),
+        "DEPLOY_FAILED",
+    );
+    assert_eq!(failed["status"], "PUSH_FAILED", "{failed}");
+    assert_eq!(failed["exitCode"], 1);
+    assert!(
+        failed["outputTail"]
+            .as_str()
+            .unwrap()
+            .contains("unauthenticated")
+    );
+    assert!(
+        failed["suggestion"]
+            .as_str()
+            .unwrap()
+            .contains("ZEROPS_TOKEN"),
+        "{failed}"
+    );
+}
+
+#[test]
+fn preflight_refusals_spawn_nothing() {
+    let sim = fast_sim();
+    let bin = zcli_dir();
+    let mut s = Session::start(&deploy_env(&sim, bin.path()));
+    let call = |s: &mut Session, work: &Path, extra: Value| {
+        let mut args = json!({"workingDir": work.display().to_string(), "serviceHostname": "api"});
+        for (k, v) in extra.as_object().unwrap() {
+            args[k] = v.clone();
+        }
+        s.call("zerops_deploy", args)
+    };
+
+    let empty = work_dir(None, "exit=0\n");
+    let err = expect_error(
+        &call(&mut s, empty.path(), json!({})),
+        "ZEROPS_YML_NOT_FOUND",
+    );
+    assert!(err["error"].as_str().unwrap().contains("zerops.yml"));
+
+    let other = work_dir(
+        Some(
+            "zerops:\n  - setup: backend\n    run:\n      base: nodejs@22\n      start: npm start\n  - setup: worker\n    run:\n      base: nodejs@22\n      start: node worker.js\n",
+        ),
+        "exit=0\n",
+    );
+    let err = expect_error(&call(&mut s, other.path(), json!({})), "INVALID_ZEROPS_YML");
+    let suggestion = err["suggestion"].as_str().unwrap();
+    assert!(
+        suggestion.contains("backend") && suggestion.contains("worker"),
+        "{suggestion}"
+    );
+    let err = expect_error(
+        &call(&mut s, other.path(), json!({"setup": "nope"})),
+        "INVALID_ZEROPS_YML",
+    );
+    assert!(
+        err["suggestion"].as_str().unwrap().contains("backend"),
+        "{err}"
+    );
+
+    let broken = work_dir(
+        Some("zerops:\n  - setup: api\n    run: [unclosed\n"),
+        "exit=0\n",
+    );
+    expect_error(
+        &call(&mut s, broken.path(), json!({})),
+        "INVALID_ZEROPS_YML",
+    );
+
+    let missing = expect_error(
+        &call(&mut s, Path::new("/no/such/dir/anywhere"), json!({})),
+        "FILE_NOT_FOUND",
+    );
+    assert!(missing["error"].as_str().unwrap().contains("/no/such/dir"));
+    let unknown = expect_error(
+        &call(&mut s, other.path(), json!({"serviceHostname": "nope"})),
+        "SERVICE_NOT_FOUND",
+    );
+    assert!(unknown["suggestion"].as_str().unwrap().contains("api"));
+
+    for dir in [empty.path(), other.path(), broken.path()] {
+        assert!(!record_path(dir).exists(), "zcli was started for {dir:?}");
+    }
+    assert!(
+        !sim.requests()
+            .iter()
+            .any(|r| r.contains("app-version") && !r.ends_with("/search")),
+        "{:?}",
+        sim.requests()
+    );
+}
+
+#[test]
+fn a_missing_zcli_is_reported_with_the_install_command() {
+    let sim = fast_sim();
+    let empty_bin = tempfile::tempdir().unwrap();
+    let mut env = sim_env(&sim);
+    // Only the tools the system needs; no zcli anywhere (HOME points nowhere).
+    env.push((
+        "PATH".into(),
+        format!("{}:/usr/bin:/bin", empty_bin.path().display()),
+    ));
+    let mut s = Session::start(&env);
+    let work = work_dir(Some(ZEROPS_YML), "exit=0\n");
+    let err = expect_error(
+        &s.call(
+            "zerops_deploy",
+            json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
+        ),
+        "ZCLI_NOT_FOUND",
+    );
+    let suggestion = err["suggestion"].as_str().unwrap();
+    assert!(
+        suggestion.contains("npm") || suggestion.contains("install"),
+        "{suggestion}"
+    );
+}
+
+#[test]
+fn cancel_kills_a_zcli_that_ignores_sigterm_and_its_children() {
+    let sim = fast_sim();
+    let bin = zcli_dir();
+    let work = work_dir(Some(ZEROPS_YML), "ignore_term=1\ngrandchild=1\nsleep=60\n");
+    let mut s = Session::start(&deploy_env(&sim, bin.path()));
+    let id = s.start_call(
+        "zerops_deploy",
+        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
+        Some("deploy-1"),
+    );
+    let pids = recorded_pids(work.path());
+    assert!(pids.iter().all(|p| alive(p)), "{pids:?}");
+    s.wait_progress("deploy-1");
+    s.send(&json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId": id}}));
+    assert_all_gone(&pids);
+    // The server goes on serving.
+    s.assert_alive();
+    let transcript = s.finish();
+    assert!(
+        !transcript.stderr.contains("panicked"),
+        "{}",
+        transcript.stderr
+    );
+}
+
+#[test]
+fn eof_during_a_deploy_leaves_no_orphan() {
+    let sim = fast_sim();
+    let bin = zcli_dir();
+    let work = work_dir(Some(ZEROPS_YML), "ignore_term=1\ngrandchild=1\nsleep=60\n");
+    let mut s = Session::start(&deploy_env(&sim, bin.path()));
+    s.start_call(
+        "zerops_deploy",
+        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
+        None,
+    );
+    let pids = recorded_pids(work.path());
+    let closed = Instant::now();
+    s.finish();
+    assert!(closed.elapsed() < Duration::from_secs(10));
+    assert_all_gone(&pids);
+}
+
+/// The timeout path of `ops::deploy` (the tool's own minimum of 30 s is too slow for a
+/// test), with a child that ignores SIGTERM.
+#[test]
+fn a_deploy_timeout_kills_the_whole_group() {
+    use zcp::auth::{self, Authenticator, CredentialSource, Credentials};
+    use zcp::cancel::CancelToken;
+    use zcp::ops::deploy::{DeployRequest, Pusher, deploy};
+    use zcp::ops::follow::Follow;
+    use zcp::ops::progress::PollConfig;
+
+    let sim = fast_sim();
+    let bin = zcli_dir();
+    let work = work_dir(Some(ZEROPS_YML), "ignore_term=1\ngrandchild=1\nsleep=60\n");
+    let auth = Authenticator::with_credentials(
+        Credentials {
+            token: TOKEN.into(),
+            api_host: sim.base_url(),
+            scope_project_id: None,
+            source: CredentialSource::Direct,
+        },
+        auth::http_factory(),
+    );
+    let session = auth.session().unwrap();
+    let cancel = CancelToken::new();
+    let mut follow = Follow::new(PollConfig::default(), &cancel, None);
+    let request = DeployRequest {
+        working_dir: work.path().display().to_string(),
+        service_hostname: Some("api".into()),
+        timeout: Some(Duration::from_secs(1)),
+        ..DeployRequest::default()
+    };
+    let started = Instant::now();
+    let pusher = Pusher::Zcli {
+        path_var: Some(format!("{}:{}", bin.path().display(), system_path())),
+        home: None,
+    };
+    let err = deploy(&session, &request, &pusher, &mut follow).unwrap_err();
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(err.code.as_str(), "DEPLOY_FAILED", "{err:?}");
+    assert_eq!(
+        err.api_meta.as_ref().unwrap()["status"],
+        "TIMED_OUT",
+        "{err:?}"
+    );
+    assert!(err.suggestion.contains("timeoutSeconds"), "{err:?}");
+    assert_all_gone(&recorded_pids(work.path()));
+}
+
+// ---------------------------------------------------------------------------------------
+// `zcp --demo`: deploys run against the built-in simulator.
+
+fn demo_env() -> Vec<(String, String)> {
+    vec![
+        ("ZCP_POLL_FAST_MS".into(), "100".into()),
+        ("ZCP_POLL_BUDGET_MS".into(), "30000".into()),
+    ]
+}
+
+#[test]
+fn demo_deploys_become_active() {
+    let mut s = Session::start_with(&demo_env(), &["--demo"]);
+    let work = work_dir(Some(ZEROPS_YML), "");
+    let result = expect_ok(&s.call(
+        "zerops_deploy",
+        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
+    ));
+    assert_eq!(result["status"], "DEPLOYED", "{result}");
+    assert_eq!(result["appVersionStatus"], "ACTIVE");
+    let version = result["appVersionId"].as_str().unwrap().to_owned();
+    let events = expect_ok(&s.call(
+        "zerops_events",
+        json!({"serviceHostname": "api", "limit": 5}),
+    ));
+    assert!(
+        events["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["appVersionId"] == version.as_str() && e["status"] == "ACTIVE"),
+        "{events}"
+    );
+}
+
+#[test]
+fn demo_deploys_fail_their_build_on_request() {
+    let mut s = Session::start_with(&demo_env(), &["--demo"]);
+    let work = work_dir(Some(ZEROPS_YML), "");
+    std::fs::write(work.path().join(".zcp-demo-fail-build"), "").unwrap();
+    let result = s.call(
+        "zerops_deploy",
+        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
+    );
+    assert_eq!(
+        error_code(&result).as_deref(),
+        Some("DEPLOY_FAILED"),
+        "{result}"
+    );
+    let failed = body(&result);
+    assert_eq!(failed["status"], "BUILD_FAILED", "{failed}");
+    assert!(failed["appVersionId"].as_str().is_some());
+}
+
+#[test]
+fn a_deploy_reports_progress_and_scrubs_the_token_from_zcli_output() {
+    // A build that outlasts zcli, so the follow after it reports progress too.
+    let sim = Arc::new(session::start_sim(zcp::sim::SimConfig {
+        process_duration: Duration::from_millis(150),
+        build_duration: Duration::from_millis(3500),
+        ..zcp::sim::SimConfig::default()
+    }));
+    let bin = zcli_dir();
+    // zcli echoes the token (as a debug print might): it must not reach the agent.
+    let work = work_dir(
+        Some(ZEROPS_YML),
+        &format!("stdout=using token {TOKEN}\nsleep=2\nexit=0\n"),
+    );
+    let mut env = deploy_env(&sim, bin.path());
+    env.push(("ZCP_LOG_LEVEL".into(), "debug".into()));
+    env.retain(|(k, _)| k != "ZCP_POLL_FAST_MS");
+    env.push(("ZCP_POLL_FAST_MS".into(), "200".into()));
+    let mut s = Session::start(&env);
+    let id = s.start_call(
+        "zerops_deploy",
+        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
+        Some("deploy-progress"),
+    );
+    wait_record(work.path());
+    sim.push(API_ID, None).unwrap();
+    let answer = s.wait_for(id);
+    std::thread::sleep(Duration::from_millis(600));
+    let result = expect_ok(&s.result(id));
+    assert_eq!(result["status"], "DEPLOYED", "{result}");
+    assert!(
+        result["outputTail"]
+            .as_str()
+            .unwrap()
+            .contains("using token")
+    );
+    let progress = s.progress("deploy-progress");
+    assert!(progress.len() >= 3, "{progress:?}");
+    let messages: Vec<&str> = progress
+        .iter()
+        .map(|l| l.value["params"]["message"].as_str().unwrap())
+        .collect();
+    assert!(messages.iter().any(|m| m.contains("zcli")), "{messages:?}");
+    assert!(messages.iter().any(|m| m.contains("build")), "{messages:?}");
+    let values: Vec<f64> = progress
+        .iter()
+        .map(|l| l.value["params"]["progress"].as_f64().unwrap())
+        .collect();
+    assert!(values.windows(2).all(|w| w[0] < w[1]), "{values:?}");
+    let last = progress.last().unwrap();
+    assert!(last.at < answer.at, "progress after the answer");
+    let quiet = answer.at.duration_since(last.at);
+    assert!(
+        quiet >= Duration::from_millis(150),
+        "only {quiet:?} of quiet"
+    );
+    let transcript = s.finish();
+    assert!(
+        !transcript.stdout.contains(TOKEN),
+        "the token reached stdout"
+    );
+    assert!(
+        !transcript.stderr.contains(TOKEN),
+        "the token reached stderr"
+    );
+}
+
+#[test]
+fn a_push_without_a_new_build_is_reported_as_such() {
+    let sim = fast_sim();
+    let bin = zcli_dir();
+    let work = work_dir(Some(ZEROPS_YML), "exit=0\n");
+    let mut env = deploy_env(&sim, bin.path());
+    env.retain(|(k, _)| k != "ZCP_POLL_BUDGET_MS");
+    env.push(("ZCP_POLL_BUDGET_MS".into(), "600".into()));
+    let mut s = Session::start(&env);
+    let failed = expect_error(
+        &s.call(
+            "zerops_deploy",
+            json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
+        ),
+        "DEPLOY_FAILED",
+    );
+    assert_eq!(failed["status"], "BUILD_NOT_FOUND", "{failed}");
+    assert!(failed["error"].as_str().unwrap().contains("exit code 0"));
+    assert!(
+        failed["suggestion"]
+            .as_str()
+            .unwrap()
+            .contains("zerops_events")
+    );
+}

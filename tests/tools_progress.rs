@@ -1,0 +1,231 @@
+//! Following platform processes through the real binary: progress notifications (order,
+//! monotonic values, nothing after the answer, a full interval of quiet before it), the
+//! still-running answer when the client gave no progress token, and cancellation.
+
+mod session;
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use session::{Session, expect_ok, sim_env, start_sim};
+use zcp::sim::{SimConfig, SimHandle};
+
+/// A simulator whose processes take `ms` milliseconds.
+fn sim_with(ms: u64) -> SimHandle {
+    start_sim(SimConfig {
+        process_duration: Duration::from_millis(ms),
+        build_duration: Duration::from_millis(ms),
+        ..SimConfig::default()
+    })
+}
+
+fn env_with(sim: &SimHandle, overrides: &[(&str, &str)]) -> Vec<(String, String)> {
+    let mut env = sim_env(sim);
+    for (key, value) in overrides {
+        env.retain(|(k, _)| k != key);
+        env.push(((*key).to_owned(), (*value).to_owned()));
+    }
+    env
+}
+
+/// Checks the progress rules for one call and returns the notifications.
+fn check_progress(s: &Session, token: &str, id: i64, interval: Duration) -> Vec<Value> {
+    let answer = s.wait_for(id);
+    // Anything late would arrive right after the answer: give it the time to show up.
+    std::thread::sleep(interval * 3);
+    let lines = s.lines();
+    let answer_index = lines
+        .iter()
+        .position(|l| l.value.get("id").and_then(Value::as_i64) == Some(id))
+        .unwrap();
+    let progress: Vec<(usize, &session::Line)> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| {
+            l.value["method"] == "notifications/progress"
+                && l.value["params"]["progressToken"] == token
+        })
+        .collect();
+    assert!(
+        progress.len() >= 2,
+        "expected several progress notifications, got {progress:?}"
+    );
+    let mut last = f64::MIN;
+    for (index, line) in &progress {
+        assert!(
+            *index < answer_index,
+            "progress after the answer: {:?}",
+            line.value
+        );
+        let params = &line.value["params"];
+        let value = params["progress"].as_f64().unwrap();
+        assert!(
+            value > last,
+            "progress not strictly increasing: {progress:?}"
+        );
+        last = value;
+        if let Some(total) = params["total"].as_f64() {
+            assert!(value <= total, "{params}");
+        }
+        assert!(
+            params["message"].as_str().is_some_and(|m| !m.is_empty()),
+            "{params}"
+        );
+    }
+    let quiet = answer.at.duration_since(progress.last().unwrap().1.at);
+    // The last report goes out a full poll interval before the answer (some slack for
+    // the moment this test's reader thread picked the line up).
+    assert!(
+        quiet >= interval.mul_f64(0.75),
+        "the last progress came {quiet:?} before the answer (interval {interval:?})"
+    );
+    progress.iter().map(|(_, l)| l.value.clone()).collect()
+}
+
+#[test]
+fn progress_is_monotonic_and_quiet_before_the_answer() {
+    let sim = sim_with(1500);
+    let interval = Duration::from_millis(200);
+    let mut s = Session::start(&env_with(&sim, &[("ZCP_POLL_FAST_MS", "200")]));
+    let id = s.start_call(
+        "zerops_manage",
+        json!({"action": "restart", "serviceHostname": "api"}),
+        Some("restart-1"),
+    );
+    let notes = check_progress(&s, "restart-1", id, interval);
+    let message = notes[0]["params"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("stack.restart"),
+        "status in the message: {message}"
+    );
+    let result = expect_ok(&s.result(id));
+    assert_eq!(result["process"]["status"], "FINISHED", "{result}");
+
+    // An import follows every process it started, reporting the count done.
+    let id = s.start_call(
+        "zerops_import",
+        json!({"content": "services:\n  - hostname: w1\n    type: nodejs@22\n  - hostname: w2\n    type: nodejs@22\n"}),
+        Some("import-1"),
+    );
+    check_progress(&s, "import-1", id, interval);
+    let imported = expect_ok(&s.result(id));
+    let processes = imported["processes"].as_array().unwrap();
+    assert_eq!(processes.len(), 2);
+    assert!(
+        processes.iter().all(|p| p["status"] == "FINISHED"),
+        "{imported}"
+    );
+}
+
+#[test]
+fn without_a_token_the_call_returns_still_running_after_the_budget() {
+    let sim = sim_with(20_000);
+    let mut s = Session::start(&env_with(&sim, &[("ZCP_POLL_BUDGET_MS", "600")]));
+    let started = Instant::now();
+    let result = expect_ok(&s.call(
+        "zerops_manage",
+        json!({"action": "stop", "serviceHostname": "web"}),
+    ));
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_millis(500),
+        "returned before the budget: {took:?}"
+    );
+    assert!(
+        took < Duration::from_secs(10),
+        "the budget was not applied: {took:?}"
+    );
+    let process = &result["process"];
+    assert!(
+        matches!(process["status"].as_str(), Some("PENDING" | "RUNNING")),
+        "{result}"
+    );
+    assert_eq!(process["stillRunning"], true);
+    let hint = process["hint"].as_str().unwrap();
+    let id = process["processId"].as_str().unwrap();
+    assert!(
+        hint.contains("zerops_process") && hint.contains(id),
+        "{hint}"
+    );
+    // No token, no progress notifications.
+    assert!(
+        !s.lines()
+            .iter()
+            .any(|l| l.value["method"] == "notifications/progress"),
+        "progress without a token"
+    );
+    // The agent can follow it as told.
+    let status = expect_ok(&s.call("zerops_process", json!({"processId": id})));
+    assert_eq!(status["processId"], id);
+    assert_eq!(status["inProgress"], true);
+}
+
+#[test]
+fn a_cancelled_call_stops_polling_and_frees_its_worker() {
+    let sim = sim_with(30_000);
+    // One worker: the next call can only run once the cancelled one has let go.
+    let mut s = Session::start(&env_with(
+        &sim,
+        &[("ZCP_WORKERS", "1"), ("ZCP_POLL_FAST_MS", "1000")],
+    ));
+    let id = s.start_call(
+        "zerops_manage",
+        json!({"action": "restart", "serviceHostname": "api"}),
+        Some("to-cancel"),
+    );
+    s.wait_progress("to-cancel");
+    let cancelled_at = Instant::now();
+    s.send(&json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId": id, "reason": "test"}}));
+    let next = s.start_call("zerops_discover", json!({"serviceHostname": "web"}), None);
+    let answered = s.wait_for(next);
+    let freed_after = answered.at.duration_since(cancelled_at);
+    // Far below the 1 s poll interval and the 30 s process: the wait was interrupted.
+    assert!(
+        freed_after < Duration::from_millis(900),
+        "the worker was busy for {freed_after:?} after the cancel"
+    );
+    expect_ok(&s.result(next));
+    let polls_before = sim.requests().len();
+    std::thread::sleep(Duration::from_millis(1300));
+    let late: Vec<String> = sim.requests()[polls_before..].to_vec();
+    assert!(
+        late.is_empty(),
+        "polling went on after the cancel: {late:?}"
+    );
+    assert!(
+        s.wait_for_within(id, Duration::from_millis(10)).is_none(),
+        "a cancelled request gets no answer"
+    );
+    let progress_after = s
+        .progress("to-cancel")
+        .into_iter()
+        .filter(|l| l.at > cancelled_at + Duration::from_millis(50))
+        .count();
+    assert_eq!(progress_after, 0, "progress after the cancel");
+    s.assert_alive();
+}
+
+#[test]
+fn eof_during_a_poll_ends_the_process_quickly() {
+    let sim = sim_with(30_000);
+    let mut s = Session::start(&env_with(&sim, &[("ZCP_POLL_FAST_MS", "1000")]));
+    let _ = s.start_call(
+        "zerops_manage",
+        json!({"action": "restart", "serviceHostname": "api"}),
+        Some("eof"),
+    );
+    s.wait_progress("eof");
+    let closed = Instant::now();
+    let transcript = s.finish();
+    let took = closed.elapsed();
+    assert!(
+        took < Duration::from_secs(5),
+        "zcp took {took:?} to exit after EOF"
+    );
+    assert!(
+        !transcript.stderr.contains("panicked"),
+        "{}",
+        transcript.stderr
+    );
+}

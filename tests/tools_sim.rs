@@ -1,0 +1,1017 @@
+//! Every tool's effect, through the real binary against the loopback simulator: the
+//! platform state really changes (read back from the simulator), refusals change nothing
+//! and call nothing.
+
+mod session;
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use session::{Session, body, expect_error, expect_ok, fast_sim, sim_env, start_sim};
+use zcp::sim::demo::{API_ID, DB_ID, DEMO_PROJECT_ID, WEB_ID};
+use zcp::sim::model::{Effect, ProcessRec};
+use zcp::sim::{SimConfig, SimHandle};
+
+fn service_field<T>(
+    sim: &SimHandle,
+    id: &str,
+    f: impl FnOnce(&zcp::sim::model::ServiceRec) -> T,
+) -> T {
+    sim.with_state(|s| {
+        s.tick(Instant::now());
+        f(s.services
+            .iter()
+            .find(|x| x.id == id)
+            .expect("service exists"))
+    })
+}
+
+/// API requests that change something (everything but reads and searches).
+fn mutations(sim: &SimHandle) -> Vec<String> {
+    sim.requests()
+        .into_iter()
+        .filter(|r| !r.starts_with("GET ") && !r.ends_with("/search"))
+        .collect()
+}
+
+fn strings(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .unwrap_or_else(|| panic!("not a list: {value}"))
+        .iter()
+        .map(|v| v.as_str().unwrap().to_owned())
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// zerops_manage
+
+#[test]
+fn manage_stop_start_restart_change_the_service_status() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let stopped = expect_ok(&s.call(
+        "zerops_manage",
+        json!({"action": "stop", "serviceHostname": "web"}),
+    ));
+    assert_eq!(stopped["serviceId"], WEB_ID);
+    assert_eq!(stopped["process"]["status"], "FINISHED", "{stopped}");
+    assert_eq!(stopped["process"]["actionName"], "stack.stop");
+    assert_eq!(service_field(&sim, WEB_ID, |x| x.status.clone()), "STOPPED");
+
+    let started = expect_ok(&s.call(
+        "zerops_manage",
+        json!({"action": "start", "serviceHostname": "web"}),
+    ));
+    assert_eq!(started["process"]["status"], "FINISHED");
+    assert_eq!(service_field(&sim, WEB_ID, |x| x.status.clone()), "ACTIVE");
+
+    let restarted = expect_ok(&s.call(
+        "zerops_manage",
+        json!({"action": "restart", "serviceHostname": "api"}),
+    ));
+    assert_eq!(restarted["process"]["actionName"], "stack.restart");
+    assert_eq!(restarted["process"]["status"], "FINISHED");
+    assert!(
+        sim.requests()
+            .contains(&format!("PUT /service-stack/{API_ID}/restart")),
+        "{:?}",
+        sim.requests()
+    );
+    assert_eq!(service_field(&sim, API_ID, |x| x.status.clone()), "ACTIVE");
+
+    // The discover view agrees with the platform.
+    let web = expect_ok(&s.call("zerops_discover", json!({"serviceHostname": "web"})));
+    assert_eq!(web["services"][0]["status"], "ACTIVE");
+}
+
+#[test]
+fn manage_scale_updates_autoscaling_and_sends_the_current_mode() {
+    let sim = fast_sim();
+    // An HA service: the platform refuses an update that does not repeat the mode.
+    sim.with_state(|s| {
+        s.services.iter_mut().find(|x| x.id == API_ID).unwrap().mode = "HA".into();
+    });
+    let mut s = Session::start(&sim_env(&sim));
+    let scaled = expect_ok(&s.call(
+        "zerops_manage",
+        json!({"action": "scale", "serviceHostname": "api", "minRam": 1, "maxRam": 4,
+               "maxCpu": 3, "minContainers": 2, "maxContainers": 4, "startContainers": 3}),
+    ));
+    assert_eq!(scaled["process"]["status"], "FINISHED", "{scaled}");
+    let warnings = strings(&scaled["warnings"]).join(" ");
+    assert!(warnings.contains("startContainers"), "{warnings}");
+    let scaling = service_field(&sim, API_ID, |x| x.autoscaling.clone());
+    let vertical = &scaling["verticalAutoscaling"];
+    assert_eq!(
+        vertical["minResource"]["memoryGBytes"],
+        json!(1.0),
+        "{scaling}"
+    );
+    assert_eq!(vertical["maxResource"]["memoryGBytes"], json!(4.0));
+    assert_eq!(vertical["maxResource"]["cpuCoreCount"], json!(3));
+    // The start container count is never sent as CPU cores.
+    assert_ne!(vertical["startCpuCoreCount"], json!(3), "{scaling}");
+    assert_eq!(
+        scaling["horizontalAutoscaling"],
+        json!({"minContainerCount": 2, "maxContainerCount": 4})
+    );
+    assert_eq!(service_field(&sim, API_ID, |x| x.mode.clone()), "HA");
+
+    // NON_HA services get NON_HA (the simulator refuses any other mode).
+    let db = expect_ok(&s.call(
+        "zerops_manage",
+        json!({"action": "scale", "serviceHostname": "db", "maxDisk": 40}),
+    ));
+    assert_eq!(db["process"]["status"], "FINISHED", "{db}");
+    let disk = service_field(&sim, DB_ID, |x| {
+        x.autoscaling["verticalAutoscaling"]["maxResource"]["diskGBytes"].clone()
+    });
+    assert_eq!(disk, json!(40.0));
+}
+
+#[test]
+fn manage_scale_without_a_process_still_succeeds() {
+    let sim = start_sim(SimConfig {
+        autoscaling_returns_process: false,
+        process_duration: Duration::from_millis(150),
+        ..SimConfig::default()
+    });
+    let mut s = Session::start(&sim_env(&sim));
+    let scaled = expect_ok(&s.call(
+        "zerops_manage",
+        json!({"action": "scale", "serviceHostname": "api", "cpuMode": "DEDICATED"}),
+    ));
+    assert_eq!(scaled["serviceHostname"], "api");
+    let mode = service_field(&sim, API_ID, |x| {
+        x.autoscaling["verticalAutoscaling"]["cpuMode"].clone()
+    });
+    assert_eq!(mode, "DEDICATED");
+}
+
+#[test]
+fn impossible_scaling_is_refused_naming_the_field_before_any_call() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let cases = [
+        (json!({}), "scaling parameter"),
+        (json!({"minCpu": 3, "maxCpu": 2}), "minCpu"),
+        (json!({"minRam": 8, "maxRam": 2}), "minRam"),
+        (
+            json!({"minContainers": 5, "maxContainers": 2}),
+            "minContainers",
+        ),
+        (json!({"minCpu": -1}), "minCpu"),
+        (json!({"maxDisk": -5}), "maxDisk"),
+        (json!({"cpuMode": "TURBO"}), "cpuMode"),
+    ];
+    for (extra, field) in cases {
+        let mut args = json!({"action": "scale", "serviceHostname": "api"});
+        for (k, v) in extra.as_object().unwrap() {
+            args[k] = v.clone();
+        }
+        let err = expect_error(&s.call("zerops_manage", args.clone()), "INVALID_SCALING");
+        let text = err["error"].as_str().unwrap();
+        assert!(text.contains(field), "{args}: {text} should name {field}");
+    }
+    assert!(
+        !sim.requests().iter().any(|r| r.contains("autoscaling")),
+        "{:?}",
+        sim.requests()
+    );
+    let unknown = expect_error(
+        &s.call(
+            "zerops_manage",
+            json!({"action": "restart", "serviceHostname": "nope"}),
+        ),
+        "SERVICE_NOT_FOUND",
+    );
+    assert!(
+        unknown["suggestion"]
+            .as_str()
+            .unwrap()
+            .contains("api, cache, db, storage, web")
+    );
+    assert!(mutations(&sim).is_empty(), "{:?}", mutations(&sim));
+}
+
+// ---------------------------------------------------------------------------------------
+// zerops_env
+
+fn service_env(sim: &SimHandle, id: &str) -> Vec<(String, String)> {
+    service_field(sim, id, |x| {
+        let mut vars: Vec<(String, String)> = x
+            .env
+            .iter()
+            .map(|e| (e.key.clone(), e.content.clone()))
+            .collect();
+        vars.sort();
+        vars
+    })
+}
+
+fn project_env(sim: &SimHandle) -> Vec<(String, String)> {
+    sim.with_state(|s| {
+        s.tick(Instant::now());
+        let project = s.projects.iter().find(|p| p.id == DEMO_PROJECT_ID).unwrap();
+        let mut vars: Vec<(String, String)> = project
+            .env
+            .iter()
+            .map(|e| (e.key.clone(), e.content.clone()))
+            .collect();
+        vars.sort();
+        vars
+    })
+}
+
+fn has(vars: &[(String, String)], key: &str, value: &str) -> bool {
+    vars.iter().any(|(k, v)| k == key && v == value)
+}
+
+fn env_set_get_delete_on_a_service(config: SimConfig) {
+    let sim = start_sim(config);
+    let mut s = Session::start(&sim_env(&sim));
+    let set = expect_ok(&s.call(
+        "zerops_env",
+        json!({"action": "set", "serviceHostname": "api",
+               "variables": ["NODE_ENV=staging", "FEATURE_X=a=b=c", "EMPTY="]}),
+    ));
+    assert_eq!(strings(&set["replaced"]), ["NODE_ENV"], "{set}");
+    let mut added = strings(&set["added"]);
+    added.sort();
+    assert_eq!(added, ["EMPTY", "FEATURE_X"]);
+    let next = set["nextAction"].as_str().unwrap();
+    assert!(
+        next.contains("zerops_manage") && next.contains("restart"),
+        "{next}"
+    );
+    let vars = service_env(&sim, API_ID);
+    assert!(has(&vars, "NODE_ENV", "staging"), "{vars:?}");
+    assert!(
+        has(&vars, "FEATURE_X", "a=b=c"),
+        "split at the first '=': {vars:?}"
+    );
+    assert!(has(&vars, "EMPTY", ""));
+    // Variables not named are kept, whether the API merges or replaces the file.
+    assert!(
+        has(&vars, "DATABASE_URL", "${db_connectionString}"),
+        "{vars:?}"
+    );
+    assert!(has(&vars, "REDIS_URL", "${cache_connectionString}"));
+
+    let got = expect_ok(&s.call(
+        "zerops_env",
+        json!({"action": "get", "serviceHostname": "api"}),
+    ));
+    let keys: Vec<&str> = got["vars"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["key"].as_str().unwrap())
+        .collect();
+    assert!(
+        keys.contains(&"FEATURE_X") && keys.contains(&"DATABASE_URL"),
+        "{got}"
+    );
+
+    let deleted = expect_ok(&s.call(
+        "zerops_env",
+        json!({"action": "delete", "serviceHostname": "api", "variables": ["FEATURE_X", "EMPTY"]}),
+    ));
+    let mut removed = strings(&deleted["removed"]);
+    removed.sort();
+    assert_eq!(removed, ["EMPTY", "FEATURE_X"], "{deleted}");
+    let vars = service_env(&sim, API_ID);
+    assert!(
+        !vars.iter().any(|(k, _)| k == "FEATURE_X" || k == "EMPTY"),
+        "{vars:?}"
+    );
+    assert!(has(&vars, "NODE_ENV", "staging"));
+}
+
+#[test]
+fn env_service_level_when_the_api_merges_the_file() {
+    env_set_get_delete_on_a_service(SimConfig {
+        process_duration: Duration::from_millis(150),
+        ..SimConfig::default()
+    });
+}
+
+#[test]
+fn env_service_level_when_the_api_replaces_the_file() {
+    env_set_get_delete_on_a_service(SimConfig {
+        process_duration: Duration::from_millis(150),
+        env_file_replaces: true,
+        ..SimConfig::default()
+    });
+}
+
+#[test]
+fn env_project_level_upserts_and_deletes() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let set = expect_ok(&s.call(
+        "zerops_env",
+        json!({"action": "set", "project": true, "variables": ["APP_ENV=prod", "REGION=eu"]}),
+    ));
+    assert_eq!(strings(&set["replaced"]), ["APP_ENV"], "{set}");
+    assert_eq!(strings(&set["added"]), ["REGION"]);
+    let vars = project_env(&sim);
+    assert_eq!(
+        vars,
+        [
+            ("APP_ENV".to_owned(), "prod".to_owned()),
+            ("LOG_LEVEL".to_owned(), "info".to_owned()),
+            ("REGION".to_owned(), "eu".to_owned())
+        ]
+    );
+    let got = expect_ok(&s.call("zerops_env", json!({"action": "get", "project": true})));
+    assert_eq!(got["scope"], "project");
+    assert!(
+        got["vars"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|v| v["key"] == "REGION" && v["value"] == "eu")
+    );
+
+    let deleted = expect_ok(&s.call(
+        "zerops_env",
+        json!({"action": "delete", "project": true, "variables": ["REGION"]}),
+    ));
+    assert_eq!(strings(&deleted["removed"]), ["REGION"], "{deleted}");
+    assert!(!project_env(&sim).iter().any(|(k, _)| k == "REGION"));
+}
+
+#[test]
+fn malformed_env_lines_are_refused_naming_the_line_and_nothing_changes() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let before_service = service_env(&sim, API_ID);
+    let before_project = project_env(&sim);
+    let cases: [(Value, &str); 5] = [
+        (json!(["OK=1", "no equals sign"]), "#2"),
+        (json!(["1BAD=x"]), "#1"),
+        (json!(["A=1", "B=2", "A=3"]), "#3"),
+        (json!(["A=1", "B=line\nbreak"]), "#2"),
+        (json!(["=value"]), "#1"),
+    ];
+    for (variables, line) in &cases {
+        for scope in [json!({"serviceHostname": "api"}), json!({"project": true})] {
+            let mut args = json!({"action": "set", "variables": variables});
+            for (k, v) in scope.as_object().unwrap() {
+                args[k] = v.clone();
+            }
+            let err = expect_error(&s.call("zerops_env", args.clone()), "INVALID_ENV_FORMAT");
+            let text = err["error"].as_str().unwrap();
+            assert!(
+                text.contains(line),
+                "{args}: {text} should name line {line}"
+            );
+        }
+    }
+    assert!(mutations(&sim).is_empty(), "{:?}", mutations(&sim));
+    assert_eq!(service_env(&sim, API_ID), before_service);
+    assert_eq!(project_env(&sim), before_project);
+}
+
+// ---------------------------------------------------------------------------------------
+// zerops_import
+
+const IMPORT_TWO: &str = "services:\n  - hostname: worker\n    type: nodejs@22\n  - hostname: queue\n    type: valkey@7.2\n    mode: NON_HA\n";
+
+#[test]
+fn import_dry_run_calls_no_api_and_a_real_import_creates_the_services() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let dry = expect_ok(&s.call(
+        "zerops_import",
+        json!({"content": IMPORT_TWO, "dryRun": true}),
+    ));
+    assert_eq!(dry["dryRun"], true);
+    assert_eq!(dry["services"].as_array().unwrap().len(), 2, "{dry}");
+    assert!(
+        sim.requests().is_empty(),
+        "a dry run must not touch the API (not even to authenticate): {:?}",
+        sim.requests()
+    );
+    let has_project = expect_error(
+        &s.call(
+            "zerops_import",
+            json!({"content": format!("project:\n  name: new\n{IMPORT_TWO}")}),
+        ),
+        "IMPORT_HAS_PROJECT",
+    );
+    assert!(
+        has_project["suggestion"]
+            .as_str()
+            .unwrap()
+            .contains("project")
+    );
+    assert!(mutations(&sim).is_empty());
+
+    let done = expect_ok(&s.call("zerops_import", json!({"content": IMPORT_TWO})));
+    let services = done["services"].as_array().unwrap();
+    assert_eq!(services.len(), 2, "{done}");
+    assert!(services.iter().all(|x| x["status"] == "created"), "{done}");
+    let processes = done["processes"].as_array().unwrap();
+    assert_eq!(processes.len(), 2, "{done}");
+    assert!(
+        processes.iter().all(|p| p["status"] == "FINISHED"),
+        "{done}"
+    );
+    let names: Vec<String> = sim.with_state(|st| {
+        st.services
+            .iter()
+            .filter(|x| x.project_id == DEMO_PROJECT_ID)
+            .map(|x| x.name.clone())
+            .collect()
+    });
+    assert!(
+        names.contains(&"worker".to_owned()) && names.contains(&"queue".to_owned()),
+        "{names:?}"
+    );
+    let listed = expect_ok(&s.call("zerops_discover", json!({"serviceHostname": "worker"})));
+    assert_eq!(listed["services"][0]["type"], "nodejs@22", "{listed}");
+}
+
+#[test]
+fn import_reports_every_per_service_error() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    // `api` exists already: the API refuses that one and creates the other.
+    let yaml = "services:\n  - hostname: api\n    type: nodejs@22\n  - hostname: worker\n    type: nodejs@22\n";
+    let done = expect_ok(&s.call("zerops_import", json!({"content": yaml})));
+    let services = done["services"].as_array().unwrap();
+    let api = services
+        .iter()
+        .find(|x| x["hostname"] == "api")
+        .expect("api reported");
+    assert_eq!(api["status"], "failed", "{done}");
+    assert!(
+        api["error"]["code"].as_str().is_some_and(|c| !c.is_empty()),
+        "{api}"
+    );
+    let worker = services.iter().find(|x| x["hostname"] == "worker").unwrap();
+    assert_eq!(worker["status"], "created");
+    assert!(
+        done["summary"].as_str().unwrap().contains("1 refused"),
+        "{done}"
+    );
+
+    // All refused: an error that still lists each service's reason.
+    let err = expect_error(
+        &s.call(
+            "zerops_import",
+            json!({"content": "services:\n  - hostname: api\n    type: nodejs@22\n"}),
+        ),
+        "API_ERROR",
+    );
+    assert!(err["apiMeta"].to_string().contains("api"), "{err}");
+}
+
+#[test]
+fn import_waits_for_a_hostname_that_is_still_being_deleted() {
+    let sim = std::sync::Arc::new(fast_sim());
+    sim.with_state(|s| {
+        s.services
+            .iter_mut()
+            .find(|x| x.id == WEB_ID)
+            .unwrap()
+            .status = "DELETING".into();
+    });
+    let remover = {
+        let sim = sim.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(800));
+            sim.with_state(|s| s.services.retain(|x| x.id != WEB_ID));
+        })
+    };
+    let mut s = Session::start(&sim_env(&sim));
+    let done = expect_ok(&s.call(
+        "zerops_import",
+        json!({"content": "services:\n  - hostname: web\n    type: static\n"}),
+    ));
+    remover.join().unwrap();
+    assert_eq!(done["services"][0]["status"], "created", "{done}");
+    let web = sim.with_state(|s| {
+        s.services
+            .iter()
+            .filter(|x| x.name == "web" && x.project_id == DEMO_PROJECT_ID)
+            .count()
+    });
+    assert_eq!(web, 1);
+}
+
+#[test]
+fn managed_services_cannot_be_scaled_horizontally() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let err = expect_error(
+        &s.call(
+            "zerops_manage",
+            json!({"action": "scale", "serviceHostname": "db", "minContainers": 2}),
+        ),
+        "INVALID_SCALING",
+    );
+    assert!(err["error"].as_str().unwrap().contains("db"), "{err}");
+    assert!(mutations(&sim).is_empty(), "{:?}", mutations(&sim));
+}
+
+#[test]
+fn an_invalid_import_is_refused_before_the_api() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let result = s.call(
+        "zerops_import",
+        json!({"content": "services:\n  - hostname: Bad_Name\n    type: nodejs@22\n"}),
+    );
+    assert!(body(&result)["code"].as_str().is_some(), "{result}");
+    assert_eq!(result["isError"], true);
+    assert!(mutations(&sim).is_empty(), "{:?}", mutations(&sim));
+}
+
+// ---------------------------------------------------------------------------------------
+// zerops_delete
+
+#[test]
+fn delete_needs_confirmation_and_then_removes_the_service() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    for args in [
+        json!({"serviceHostname": "web"}),
+        json!({"serviceHostname": "web", "confirm": false}),
+    ] {
+        expect_error(&s.call("zerops_delete", args), "CONFIRM_REQUIRED");
+    }
+    assert!(sim.requests().is_empty(), "{:?}", sim.requests());
+    let deleted = expect_ok(&s.call(
+        "zerops_delete",
+        json!({"serviceHostname": "web", "confirm": true}),
+    ));
+    assert_eq!(deleted["serviceId"], WEB_ID);
+    assert_eq!(deleted["process"]["status"], "FINISHED", "{deleted}");
+    let gone = sim.with_state(|st| {
+        st.tick(Instant::now());
+        !st.services.iter().any(|x| x.id == WEB_ID)
+    });
+    assert!(gone);
+    let err = expect_error(
+        &s.call("zerops_discover", json!({"serviceHostname": "web"})),
+        "SERVICE_NOT_FOUND",
+    );
+    assert!(
+        !err["suggestion"].as_str().unwrap().contains("web"),
+        "{err}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// zerops_subdomain
+
+#[test]
+fn subdomain_enable_and_disable_are_idempotent() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let enabled = expect_ok(&s.call(
+        "zerops_subdomain",
+        json!({"action": "enable", "serviceHostname": "web"}),
+    ));
+    assert_eq!(enabled["process"]["status"], "FINISHED", "{enabled}");
+    assert!(service_field(&sim, WEB_ID, |x| x.subdomain_access));
+    let url = enabled["url"].as_str().expect("url when enabled");
+    assert!(url.starts_with("https://"), "{url}");
+
+    let enables = |sim: &SimHandle| {
+        sim.requests()
+            .iter()
+            .filter(|r| r.contains("enable-subdomain-access"))
+            .count()
+    };
+    let before = enables(&sim);
+    let again = expect_ok(&s.call(
+        "zerops_subdomain",
+        json!({"action": "enable", "serviceHostname": "web"}),
+    ));
+    assert_eq!(again["status"], "already_enabled", "{again}");
+    assert_eq!(again["url"], url);
+    assert_eq!(
+        enables(&sim),
+        before,
+        "a repeat enable must not call the API"
+    );
+
+    let disabled = expect_ok(&s.call(
+        "zerops_subdomain",
+        json!({"action": "disable", "serviceHostname": "web"}),
+    ));
+    assert_eq!(disabled["process"]["status"], "FINISHED", "{disabled}");
+    assert!(!service_field(&sim, WEB_ID, |x| x.subdomain_access));
+    let again = expect_ok(&s.call(
+        "zerops_subdomain",
+        json!({"action": "disable", "serviceHostname": "web"}),
+    ));
+    assert_eq!(again["status"], "already_disabled", "{again}");
+    // No failed process was left behind.
+    let failed = sim.with_state(|st| st.processes.iter().filter(|p| p.failure.is_some()).count());
+    assert_eq!(failed, 1, "only the demo's failed build");
+}
+
+#[test]
+fn subdomain_enable_retries_a_no_ports_refusal() {
+    let sim = start_sim(SimConfig {
+        process_duration: Duration::from_millis(150),
+        reject_subdomain_enables: 1,
+        ..SimConfig::default()
+    });
+    let mut s = Session::start(&sim_env(&sim));
+    let enabled = expect_ok(&s.call(
+        "zerops_subdomain",
+        json!({"action": "enable", "serviceHostname": "web"}),
+    ));
+    assert!(enabled["url"].as_str().is_some(), "{enabled}");
+    assert!(service_field(&sim, WEB_ID, |x| x.subdomain_access));
+}
+
+#[test]
+fn subdomain_refusals_are_explained() {
+    let sim = start_sim(SimConfig {
+        process_duration: Duration::from_millis(150),
+        reject_subdomain_enables: 100,
+        ..SimConfig::default()
+    });
+    let mut s = Session::start(&sim_env(&sim));
+    // No HTTP port at all: refused before the API is asked.
+    let db = expect_error(
+        &s.call(
+            "zerops_subdomain",
+            json!({"action": "enable", "serviceHostname": "db"}),
+        ),
+        "INVALID_USAGE",
+    );
+    assert!(db["error"].as_str().unwrap().contains("HTTP port"), "{db}");
+    assert!(mutations(&sim).is_empty(), "{:?}", mutations(&sim));
+    // The platform keeps answering noSubdomainPorts: a few retries, then the explanation.
+    let started = Instant::now();
+    let web = expect_error(
+        &s.call(
+            "zerops_subdomain",
+            json!({"action": "enable", "serviceHostname": "web"}),
+        ),
+        "INVALID_USAGE",
+    );
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert!(
+        web["suggestion"].as_str().unwrap().contains("httpSupport"),
+        "{web}"
+    );
+    let tries = mutations(&sim).len();
+    assert!((2..=5).contains(&tries), "{tries} enable attempts");
+    assert!(!service_field(&sim, WEB_ID, |x| x.subdomain_access));
+}
+
+// ---------------------------------------------------------------------------------------
+// zerops_process
+
+fn long_process(sim: &SimHandle, id: &str) {
+    sim.with_state(|s| {
+        s.processes.push(ProcessRec {
+            id: id.into(),
+            client_id: s.client_id.clone(),
+            project_id: DEMO_PROJECT_ID.into(),
+            action: "stack.restart".into(),
+            services: vec![(API_ID.into(), "api".into())],
+            started_at: Instant::now(),
+            created: zcp::time::format_rfc3339(std::time::SystemTime::now()),
+            duration: Duration::from_secs(120),
+            failure: None,
+            effect: Effect::None,
+            canceled: false,
+            applied: false,
+            created_by: "test".into(),
+            sequence: 99,
+        });
+    });
+}
+
+#[test]
+fn process_status_and_cancel() {
+    let sim = fast_sim();
+    long_process(&sim, "proclong00000000000099");
+    let mut s = Session::start(&sim_env(&sim));
+    expect_error(
+        &s.call(
+            "zerops_process",
+            json!({"processId": "procnope00000000000000"}),
+        ),
+        "PROCESS_NOT_FOUND",
+    );
+    expect_error(
+        &s.call(
+            "zerops_process",
+            json!({"processId": "procnope00000000000000", "action": "cancel"}),
+        ),
+        "PROCESS_NOT_FOUND",
+    );
+    let failed = expect_ok(&s.call(
+        "zerops_process",
+        json!({"processId": "procdemo00000000000004"}),
+    ));
+    assert_eq!(failed["status"], "FAILED");
+    assert!(
+        failed["failReason"].as_str().unwrap().contains("npm ERR!"),
+        "{failed}"
+    );
+    expect_error(
+        &s.call(
+            "zerops_process",
+            json!({"processId": "procdemo00000000000004", "action": "cancel"}),
+        ),
+        "PROCESS_ALREADY_TERMINAL",
+    );
+
+    let running = expect_ok(&s.call(
+        "zerops_process",
+        json!({"processId": "proclong00000000000099"}),
+    ));
+    assert!(
+        matches!(running["status"].as_str(), Some("PENDING" | "RUNNING")),
+        "{running}"
+    );
+    assert_eq!(running["inProgress"], true);
+    let canceled = expect_ok(&s.call(
+        "zerops_process",
+        json!({"processId": "proclong00000000000099", "action": "cancel"}),
+    ));
+    assert_eq!(canceled["status"], "CANCELED", "{canceled}");
+    assert!(sim.with_state(|st| {
+        st.processes
+            .iter()
+            .any(|p| p.id == "proclong00000000000099" && p.canceled)
+    }));
+    expect_error(
+        &s.call(
+            "zerops_process",
+            json!({"processId": "proclong00000000000099", "action": "cancel"}),
+        ),
+        "PROCESS_ALREADY_TERMINAL",
+    );
+    // Another project's process is refused through a scoped token, and nothing leaks.
+    let foreign = s.call(
+        "zerops_process",
+        json!({"processId": "procother0000000000008"}),
+    );
+    assert_eq!(foreign["isError"], true, "{foreign}");
+    assert!(!foreign.to_string().contains("billing"), "{foreign}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Read-only tools
+
+#[test]
+fn discover_filters_and_shows_envs_only_when_asked() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let all = expect_ok(&s.call("zerops_discover", json!({})));
+    assert_eq!(all["project"]["id"], DEMO_PROJECT_ID);
+    let mut hostnames: Vec<&str> = all["services"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["hostname"].as_str().unwrap())
+        .collect();
+    hostnames.sort_unstable();
+    // The system `core` service and the other project's `billing` are not listed.
+    assert_eq!(hostnames, ["api", "cache", "db", "storage", "web"]);
+    assert!(
+        !all.to_string().contains("DATABASE_URL"),
+        "no envs unless asked"
+    );
+
+    let one = expect_ok(&s.call(
+        "zerops_discover",
+        json!({"serviceHostname": "api", "includeEnvs": true}),
+    ));
+    let services = one["services"].as_array().unwrap();
+    assert_eq!(services.len(), 1);
+    let api = &services[0];
+    assert_eq!(api["serviceId"], API_ID);
+    assert_eq!(api["subdomain"]["enabled"], true);
+    assert!(
+        api["subdomain"]["url"]
+            .as_str()
+            .unwrap()
+            .starts_with("https://")
+    );
+    assert_eq!(api["scaling"]["maxContainers"], 3);
+    assert!(one.to_string().contains("DATABASE_URL"), "{one}");
+
+    let err = expect_error(
+        &s.call("zerops_discover", json!({"serviceHostname": "nope"})),
+        "SERVICE_NOT_FOUND",
+    );
+    let suggestion = err["suggestion"].as_str().unwrap();
+    for name in ["api", "cache", "db", "storage", "web"] {
+        assert!(suggestion.contains(name), "{suggestion}");
+    }
+    assert!(
+        !suggestion.contains("billing") && !suggestion.contains("core"),
+        "{suggestion}"
+    );
+}
+
+fn entries(result: &Value) -> Vec<Value> {
+    result["entries"].as_array().unwrap().clone()
+}
+
+#[test]
+fn logs_filter_by_severity_since_search_and_limit() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let all = expect_ok(&s.call(
+        "zerops_logs",
+        json!({"serviceHostname": "api", "since": "1d"}),
+    ));
+    let all_entries = entries(&all);
+    assert_eq!(all_entries.len(), 10, "{all}");
+    assert_eq!(all["hasMore"], false);
+    // Newest last.
+    let stamps: Vec<&str> = all_entries
+        .iter()
+        .map(|e| e["timestamp"].as_str().unwrap())
+        .collect();
+    let mut sorted = stamps.clone();
+    sorted.sort_unstable();
+    assert_eq!(stamps, sorted);
+    for e in &all_entries {
+        for field in ["timestamp", "severity", "container", "message"] {
+            assert!(e[field].is_string(), "{e}");
+        }
+    }
+
+    let errors = expect_ok(&s.call(
+        "zerops_logs",
+        json!({"serviceHostname": "api", "since": "1d", "severity": "error"}),
+    ));
+    let severities: Vec<String> = entries(&errors)
+        .iter()
+        .map(|e| e["severity"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        severities,
+        ["Error", "Critical", "Alert", "Emergency"],
+        "{errors}"
+    );
+
+    // The default window is shorter than the demo's oldest lines; 30m keeps the newest few.
+    let recent = expect_ok(&s.call(
+        "zerops_logs",
+        json!({"serviceHostname": "api", "since": "30m"}),
+    ));
+    let recent_entries = entries(&recent);
+    assert!(
+        !recent_entries.is_empty() && recent_entries.len() < 10,
+        "{recent}"
+    );
+    assert!(
+        recent_entries
+            .iter()
+            .all(|e| e["message"] != "listening on 0.0.0.0:3000")
+    );
+
+    let search = expect_ok(&s.call(
+        "zerops_logs",
+        json!({"serviceHostname": "api", "since": "1d", "search": "cache"}),
+    ));
+    let found = entries(&search);
+    assert_eq!(found.len(), 3, "{search}");
+    assert!(
+        found
+            .iter()
+            .all(|e| e["message"].as_str().unwrap().contains("cache"))
+    );
+
+    let limited = expect_ok(&s.call(
+        "zerops_logs",
+        json!({"serviceHostname": "api", "since": "1d", "limit": 3}),
+    ));
+    let few = entries(&limited);
+    assert_eq!(few.len(), 3);
+    assert_eq!(limited["hasMore"], true);
+    // The limit keeps the newest entries.
+    assert_eq!(
+        few.last().unwrap()["message"],
+        all_entries.last().unwrap()["message"]
+    );
+    assert!(limited["hint"].as_str().is_some());
+
+    let exact = expect_ok(&s.call(
+        "zerops_logs",
+        json!({"serviceHostname": "api", "since": "1d", "limit": 10}),
+    ));
+    assert_eq!(
+        exact["hasMore"], false,
+        "exactly limit entries is not 'more'"
+    );
+
+    // The build log of a failed app version.
+    let build = expect_ok(&s.call(
+        "zerops_logs",
+        json!({"serviceHostname": "api", "since": "1d", "buildId": "avdemo0000000000000002"}),
+    ));
+    assert!(build.to_string().contains("Missing script"), "{build}");
+    expect_error(
+        &s.call("zerops_logs", json!({"serviceHostname": "nope"})),
+        "SERVICE_NOT_FOUND",
+    );
+}
+
+#[test]
+fn events_are_newest_first_and_limited_after_filtering() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let all = expect_ok(&s.call("zerops_events", json!({})));
+    let events = all["events"].as_array().unwrap();
+    assert!(events.len() >= 6, "{all}");
+    let stamps: Vec<&str> = events
+        .iter()
+        .map(|e| e["timestamp"].as_str().unwrap())
+        .collect();
+    let mut sorted = stamps.clone();
+    sorted.sort_unstable_by(|a, b| b.cmp(a));
+    assert_eq!(stamps, sorted, "newest first");
+    assert!(
+        !all.to_string().contains("billing"),
+        "no other project's events"
+    );
+    let failed = events
+        .iter()
+        .find(|e| e["processId"] == "procdemo00000000000004")
+        .expect("the failed build");
+    assert!(
+        failed["failReason"]
+            .as_str()
+            .unwrap()
+            .contains("Missing script"),
+        "{failed}"
+    );
+
+    // web has few events among many of api: the limit applies after the filter.
+    let web = expect_ok(&s.call(
+        "zerops_events",
+        json!({"serviceHostname": "web", "limit": 1}),
+    ));
+    let web_events = web["events"].as_array().unwrap();
+    assert_eq!(web_events.len(), 1, "{web}");
+    assert_eq!(web_events[0]["service"], "web");
+    let api = expect_ok(&s.call(
+        "zerops_events",
+        json!({"serviceHostname": "api", "limit": 3}),
+    ));
+    let api_events = api["events"].as_array().unwrap();
+    assert_eq!(api_events.len(), 3, "{api}");
+    assert!(api_events.iter().all(|e| e["service"] == "api"), "{api}");
+    // The newest three of the unlimited api list.
+    let unlimited = expect_ok(&s.call(
+        "zerops_events",
+        json!({"serviceHostname": "api", "limit": 50}),
+    ));
+    assert_eq!(
+        &unlimited["events"].as_array().unwrap()[..3],
+        &api_events[..]
+    );
+
+    // New activity shows up on top.
+    expect_ok(&s.call(
+        "zerops_manage",
+        json!({"action": "restart", "serviceHostname": "web"}),
+    ));
+    let after = expect_ok(&s.call("zerops_events", json!({"limit": 1})));
+    assert_eq!(after["events"][0]["service"], "web", "{after}");
+    assert_eq!(after["events"][0]["action"], "restart");
+}
+
+#[test]
+fn validate_omits_the_file_for_inline_content() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let yaml = "zerops:\n  - setup: api\n    run:\n      base: nodejs@22\n      start: npm start\n";
+    let inline = expect_ok(&s.call("zerops_validate", json!({"content": yaml})));
+    assert_eq!(inline["valid"], true, "{inline}");
+    assert!(
+        inline.get("file").is_none(),
+        "no file for inline content: {inline}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("zerops.yml");
+    std::fs::write(&path, yaml).unwrap();
+    let from_file = expect_ok(&s.call(
+        "zerops_validate",
+        json!({"filePath": path.display().to_string()}),
+    ));
+    assert_eq!(from_file["file"], path.display().to_string());
+    assert_eq!(from_file["type"], "zerops.yml");
+    assert!(sim.requests().is_empty(), "validate is offline");
+}
