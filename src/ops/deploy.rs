@@ -159,6 +159,7 @@ fn preflight(session: &Session, request: &DeployRequest) -> Result<Plan, Platfor
             setups.join(", ")
         )));
     };
+    check_setup_argument(&setup)?;
     for finding in &report.warnings {
         warnings.push(format!(
             "zerops.yml line {}: {}",
@@ -262,6 +263,22 @@ mod tempfile_like {
             let _ = std::fs::remove_file(&self.path);
         }
     }
+}
+
+/// The setup name becomes zcli's `--setup` value, and both it and zerops.yml come from the
+/// model: a name starting with `-` would be read by zcli as another flag (say
+/// `--project-id=...`), so it is refused, as are control characters.
+fn check_setup_argument(setup: &str) -> Result<(), PlatformError> {
+    if setup.starts_with('-') || setup.chars().any(char::is_control) {
+        return Err(PlatformError::new(
+            ErrorCode::InvalidZeropsYml,
+            format!("The setup name {setup:?} cannot be passed to zcli"),
+        )
+        .with_suggestion(
+            "Name the setup after the service hostname (letters and digits) in zerops.yml.",
+        ));
+    }
+    Ok(())
 }
 
 /// What the push step produced.
@@ -653,6 +670,20 @@ fn failure(details: Value, message: &str, suggestion: &str) -> PlatformError {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn setup_names_that_look_like_flags_are_refused() {
+        use super::check_setup_argument;
+        assert!(check_setup_argument("api").is_ok());
+        assert!(check_setup_argument("api-v2").is_ok());
+        for bad in ["--project-id=other", "-h", "api\n--help", "a\u{0}"] {
+            let err = check_setup_argument(bad).unwrap_err();
+            assert_eq!(
+                err.code,
+                crate::platform::ErrorCode::InvalidZeropsYml,
+                "{bad:?}"
+            );
+        }
+    }
     use super::*;
 
     #[test]
