@@ -517,10 +517,11 @@ fn demo_deploys_fail_their_build_on_request() {
 
 #[test]
 fn a_deploy_reports_progress_and_scrubs_the_token_from_zcli_output() {
-    // A build that outlasts zcli, so the follow after it reports progress too.
+    // A build that outlasts zcli by far, so the follow after it reports progress too even
+    // when a loaded machine slows the fake zcli down.
     let sim = Arc::new(session::start_sim(zcp::sim::SimConfig {
         process_duration: Duration::from_millis(150),
-        build_duration: Duration::from_millis(3500),
+        build_duration: Duration::from_millis(6000),
         ..zcp::sim::SimConfig::default()
     }));
     let bin = zcli_dir();
