@@ -144,9 +144,11 @@ fn zcli_gets_every_id_the_token_and_a_clean_environment() {
         None,
     );
     // The fake uploads nothing: do what a real `zcli push` makes the platform do.
-    let record = wait_record(work.path());
+    wait_record(work.path());
     let version = sim.push(API_ID, None).unwrap();
     let result = expect_ok(&s.result(id));
+    // zcli has exited: its record is complete now (it may not have been a moment ago).
+    let record = std::fs::read_to_string(record_path(work.path())).unwrap();
     assert_eq!(result["status"], "DEPLOYED", "{result}");
     assert_eq!(result["appVersionId"], version);
     assert_eq!(result["appVersionStatus"], "ACTIVE");
@@ -515,10 +517,11 @@ fn demo_deploys_fail_their_build_on_request() {
 
 #[test]
 fn a_deploy_reports_progress_and_scrubs_the_token_from_zcli_output() {
-    // A build that outlasts zcli, so the follow after it reports progress too.
+    // A build that outlasts zcli by far, so the follow after it reports progress too even
+    // when a loaded machine slows the fake zcli down.
     let sim = Arc::new(session::start_sim(zcp::sim::SimConfig {
         process_duration: Duration::from_millis(150),
-        build_duration: Duration::from_millis(3500),
+        build_duration: Duration::from_millis(6000),
         ..zcp::sim::SimConfig::default()
     }));
     let bin = zcli_dir();
@@ -566,7 +569,7 @@ fn a_deploy_reports_progress_and_scrubs_the_token_from_zcli_output() {
     assert!(last.at < answer.at, "progress after the answer");
     let quiet = answer.at.duration_since(last.at);
     assert!(
-        quiet >= Duration::from_millis(150),
+        quiet >= Duration::from_millis(100),
         "only {quiet:?} of quiet"
     );
     let transcript = s.finish();
@@ -604,4 +607,54 @@ fn a_push_without_a_new_build_is_reported_as_such() {
             .unwrap()
             .contains("zerops_events")
     );
+}
+
+/// The app-version search returns every project's versions (the scoped-token bug): a busy
+/// neighbour must not hide the new version from the follow.
+#[test]
+fn the_new_version_is_found_behind_other_projects_deploys() {
+    let sim = Arc::new(fast_sim());
+    sim.set_search_leak(true);
+    let bin = zcli_dir();
+    let work = work_dir(Some(ZEROPS_YML), "sleep=1\nexit=0\n");
+    let mut env = deploy_env(&sim, bin.path());
+    env.retain(|(k, _)| k != "ZCP_POLL_BUDGET_MS");
+    env.push(("ZCP_POLL_BUDGET_MS".into(), "3000".into()));
+    let mut s = Session::start(&env);
+    let id = s.start_call(
+        "zerops_deploy",
+        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
+        None,
+    );
+    wait_record(work.path());
+    let ours = sim.push(API_ID, None).unwrap();
+    for _ in 0..30 {
+        sim.push(zcp::sim::demo::OTHER_ID, None).unwrap();
+    }
+    let result = expect_ok(&s.result(id));
+    assert_eq!(result["status"], "DEPLOYED", "{result}");
+    assert_eq!(result["appVersionId"], ours);
+    assert!(!result.to_string().contains(zcp::sim::demo::OTHER_ID));
+}
+
+#[test]
+fn sigterm_during_a_deploy_leaves_no_orphan() {
+    let sim = fast_sim();
+    let bin = zcli_dir();
+    let work = work_dir(Some(ZEROPS_YML), "ignore_term=1\ngrandchild=1\nsleep=60\n");
+    let mut s = Session::start(&deploy_env(&sim, bin.path()));
+    s.start_call(
+        "zerops_deploy",
+        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
+        None,
+    );
+    let pids = recorded_pids(work.path());
+    let status = std::process::Command::new("kill")
+        .args(["-TERM", &s.pid().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let zcp = s.pid().to_string();
+    assert_all_gone(&[zcp]);
+    assert_all_gone(&pids);
 }

@@ -207,3 +207,44 @@ fn resource_uris_cannot_escape_the_documents() {
     let text = found["result"]["contents"][0]["text"].as_str().unwrap();
     assert!(text.contains("PostgreSQL"), "{found}");
 }
+
+#[test]
+fn ids_cannot_steer_api_paths() {
+    use zcp::platform::{Client, ErrorCode, ZeropsClient};
+    use zcp::sim::{self, SimConfig, demo};
+    let sim = sim::start(SimConfig::default(), demo::seed()).unwrap();
+    let client =
+        ZeropsClient::with_timeout(&sim.base_url(), demo::DEMO_TOKEN, Duration::from_secs(3));
+    let stop_api = format!("x/../../service-stack/{}/stop", demo::API_ID);
+    let crafted = [stop_api.as_str(), "..", "a?b=c", "a#b", "a%2F..", "a b", ""];
+    for id in crafted {
+        let err = client.cancel_process(id).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidParameter, "{id:?}: {err:?}");
+        let err = client.get_service(id).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidParameter, "{id:?}: {err:?}");
+    }
+    let seen = sim.requests();
+    assert!(
+        !seen
+            .iter()
+            .any(|r| r.contains("stop") || r.contains("process")),
+        "{seen:?}"
+    );
+    // A plain unknown id still goes to the API and gets its answer.
+    assert_eq!(
+        client.get_process("noSuchProcess-1").unwrap_err().code,
+        ErrorCode::ProcessNotFound
+    );
+
+    // And through the binary.
+    let answers = ask(&[
+        call(
+            "zerops_process",
+            json!({"processId": stop_api, "action": "cancel"}),
+        ),
+        call("zerops_process", json!({"processId": "../../project"})),
+    ]);
+    for answer in &answers {
+        assert_eq!(tool_error(answer).0, "INVALID_PARAMETER", "{answer}");
+    }
+}

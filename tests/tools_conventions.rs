@@ -333,6 +333,8 @@ fn one_call_per_tool_golden() {
             std::env::var("PATH").unwrap_or_default()
         ),
     ));
+    // Debug logging on: a successful call of every tool must not print the token either.
+    env.push(("ZCP_LOG_LEVEL".into(), "debug".into()));
     let mut s = Session::start(&env);
 
     let calls: Vec<(&str, Value)> = vec![
@@ -414,6 +416,14 @@ fn one_call_per_tool_golden() {
         let mut shown = normalise(&shown, &work_text, None);
         shown = normalise(&shown, &work.path().display().to_string(), None);
         out.push(json!({"tool": tool, "arguments": arguments, "result": shown}));
+    }
+    let transcript = s.finish();
+    assert!(
+        transcript.stderr.contains("platform"),
+        "debug logging was on"
+    );
+    for text in [&transcript.stdout, &transcript.stderr] {
+        assert!(!text.contains(session::TOKEN), "the token was printed");
     }
     let names: Vec<&str> = out.iter().map(|c| c["tool"].as_str().unwrap()).collect();
     assert_eq!(names, TOOLS, "one call per tool");

@@ -269,6 +269,150 @@ fn body_stalls() {
     );
 }
 
+/// Faults on the changing call itself (the reads before it work): typed errors, and the
+/// platform state is left as it was.
+#[test]
+fn faults_on_the_mutating_call() {
+    let sim = sim();
+    let mut s = Session::start(&env(&sim));
+    let cases: Vec<(&str, &str, Value, &str)> = vec![
+        (
+            "restart",
+            "zerops_manage",
+            json!({"action": "restart", "serviceHostname": "api"}),
+            "PUT /service-stack/*/restart",
+        ),
+        (
+            "scale",
+            "zerops_manage",
+            json!({"action": "scale", "serviceHostname": "api", "maxRam": 4}),
+            "PUT /service-stack/*/autoscaling",
+        ),
+        (
+            "env set",
+            "zerops_env",
+            json!({"action": "set", "serviceHostname": "api", "variables": ["A=1"]}),
+            "PUT /service-stack/*/user-data/env-file",
+        ),
+        (
+            "project env",
+            "zerops_env",
+            json!({"action": "set", "project": true, "variables": ["B=1"]}),
+            "POST /project/*/env",
+        ),
+        (
+            "delete",
+            "zerops_delete",
+            json!({"serviceHostname": "web", "confirm": true}),
+            "DELETE /service-stack/*",
+        ),
+        (
+            "subdomain",
+            "zerops_subdomain",
+            json!({"action": "enable", "serviceHostname": "web"}),
+            "PUT /service-stack/*/enable-subdomain-access",
+        ),
+        (
+            "import",
+            "zerops_import",
+            json!({"content": "services:\n  - hostname: worker\n    type: nodejs@22\n"}),
+            "POST /project/*/service-stack/import",
+        ),
+    ];
+    let faults = [
+        (api_error(500, "internalServerError", "boom"), "API_ERROR"),
+        (Fault::Reset, "NETWORK_ERROR"),
+        (Fault::Malformed, "API_ERROR"),
+    ];
+    let snapshot = |sim: &SimHandle| {
+        sim.with_state(|st| {
+            let services: Vec<String> = st
+                .services
+                .iter()
+                .map(|x| {
+                    format!(
+                        "{} {} {} {} {:?}",
+                        x.name,
+                        x.status,
+                        x.subdomain_access,
+                        x.autoscaling,
+                        x.env.len()
+                    )
+                })
+                .collect();
+            let project_env: Vec<usize> = st.projects.iter().map(|p| p.env.len()).collect();
+            (services, project_env, st.processes.len())
+        })
+    };
+    let before = snapshot(&sim);
+    let mut wrong = Vec::new();
+    for (label, tool, args, pattern) in &cases {
+        for (fault, code) in &faults {
+            sim.set_fault(pattern, fault.clone());
+            let result = s.call(tool, args.clone());
+            sim.clear_faults();
+            if error_code(&result).as_deref() != Some(code) {
+                wrong.push(format!("{label} {fault:?}: expected {code}: {result}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert_eq!(
+        snapshot(&sim),
+        before,
+        "a refused call changed the platform"
+    );
+    s.assert_alive();
+}
+
+/// A change whose answer is lost may still have happened: the error says to look first.
+#[test]
+fn a_lost_answer_to_a_change_warns_against_a_blind_retry() {
+    let sim = sim();
+    let mut s = Session::start(&env(&sim));
+    let restarts = |sim: &SimHandle| {
+        sim.with_state(|st| {
+            st.processes
+                .iter()
+                .filter(|p| p.action == "stack.restart" && p.id.starts_with("proc0"))
+                .count()
+        })
+    };
+    sim.set_fault(
+        "PUT /service-stack/*/restart",
+        Fault::Latency(Duration::from_millis(HTTP_TIMEOUT_MS * 2)),
+    );
+    let result = s.call(
+        "zerops_manage",
+        json!({"action": "restart", "serviceHostname": "api"}),
+    );
+    let b = body(&result);
+    assert_eq!(error_code(&result).as_deref(), Some("API_TIMEOUT"), "{b}");
+    assert!(
+        b["suggestion"].as_str().unwrap().contains("zerops_events"),
+        "{b}"
+    );
+    // The simulator carried the restart out after the client gave up.
+    std::thread::sleep(Duration::from_millis(HTTP_TIMEOUT_MS * 2));
+    assert_eq!(restarts(&sim), 1, "the restart did happen");
+    sim.clear_faults();
+
+    // A read that times out is simply retried: no such warning.
+    sim.set_fault(
+        "GET /service-stack/*/env",
+        Fault::Latency(Duration::from_millis(HTTP_TIMEOUT_MS * 2)),
+    );
+    let read = s.call(
+        "zerops_env",
+        json!({"action": "get", "serviceHostname": "api"}),
+    );
+    let b = body(&read);
+    assert_eq!(error_code(&read).as_deref(), Some("API_TIMEOUT"), "{b}");
+    assert!(!b["suggestion"].as_str().unwrap().contains("twice"), "{b}");
+    sim.clear_faults();
+    s.assert_alive();
+}
+
 /// A few failed polls while following a process are survived; a dead API is reported.
 #[test]
 fn faults_while_following_a_process() {
@@ -477,4 +621,57 @@ fn events_fill_the_limit_despite_foreign_items() {
     assert_eq!(events.len(), 5, "{result}");
     no_foreign("events", &result.to_string());
     assert!(!result.to_string().contains("billing"));
+}
+
+/// A short page must be the true head of the timeline: when filtering thins one source
+/// (processes) and not the other (app versions), the newest items of the thinned source
+/// beyond the first page still outrank older items of the other.
+#[test]
+fn a_limited_timeline_is_the_head_of_the_full_one() {
+    let sim = sim();
+    sim.set_search_leak(true);
+    sim.with_state(|s| {
+        let template = s
+            .processes
+            .iter()
+            .find(|p| p.project_id == OTHER_PROJECT_ID)
+            .cloned()
+            .unwrap();
+        for i in 0..2 {
+            let mut p = template.clone();
+            p.id = format!("procother{i:0>13}");
+            p.created = zcp::time::format_rfc3339(std::time::SystemTime::now());
+            s.processes.push(p);
+        }
+    });
+    let mut s = Session::start(&env(&sim));
+    let full = expect_ok(&s.call("zerops_events", json!({"limit": 100})));
+    let full = full["events"].as_array().unwrap().clone();
+    assert!(full.len() > 5);
+    for limit in 1..=5 {
+        let page = expect_ok(&s.call("zerops_events", json!({"limit": limit})));
+        assert_eq!(
+            page["events"].as_array().unwrap()[..],
+            full[..limit],
+            "limit {limit}"
+        );
+    }
+}
+
+/// A build id older than a page of the organisation-wide search still finds its log.
+#[test]
+fn build_logs_are_found_behind_other_projects_deploys() {
+    let sim = sim();
+    sim.set_search_leak(true);
+    for _ in 0..120 {
+        sim.push(OTHER_ID, None).unwrap();
+    }
+    let mut s = Session::start(&env(&sim));
+    let build = expect_ok(&s.call(
+        "zerops_logs",
+        json!({"serviceHostname": "api", "since": "1d", "buildId": "avdemo0000000000000002"}),
+    ));
+    assert_eq!(build["source"], "build");
+    assert!(build.to_string().contains("Missing script"), "{build}");
+    no_foreign("build log", &build.to_string());
 }

@@ -376,6 +376,31 @@ fn malformed_env_lines_are_refused_naming_the_line_and_nothing_changes() {
     assert_eq!(project_env(&sim), before_project);
 }
 
+#[test]
+fn platform_variables_are_read_only() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    for action in ["set", "delete"] {
+        let variables = if action == "set" {
+            json!(["hostname=other"])
+        } else {
+            json!(["zeropsSubdomain"])
+        };
+        let err = expect_error(
+            &s.call(
+                "zerops_env",
+                json!({"action": action, "serviceHostname": "api", "variables": variables}),
+            ),
+            "INVALID_ENV_FORMAT",
+        );
+        assert!(
+            err["suggestion"].as_str().unwrap().contains("read-only"),
+            "{err}"
+        );
+    }
+    assert!(mutations(&sim).is_empty(), "{:?}", mutations(&sim));
+}
+
 // ---------------------------------------------------------------------------------------
 // zerops_import
 
@@ -505,7 +530,7 @@ fn import_waits_for_a_hostname_that_is_still_being_deleted() {
 }
 
 #[test]
-fn managed_services_cannot_be_scaled_horizontally() {
+fn managed_services_scale_only_vertically_and_storage_not_at_all() {
     let sim = fast_sim();
     let mut s = Session::start(&sim_env(&sim));
     let err = expect_error(
@@ -516,6 +541,20 @@ fn managed_services_cannot_be_scaled_horizontally() {
         "INVALID_SCALING",
     );
     assert!(err["error"].as_str().unwrap().contains("db"), "{err}");
+    let storage = expect_error(
+        &s.call(
+            "zerops_manage",
+            json!({"action": "scale", "serviceHostname": "storage", "maxRam": 2}),
+        ),
+        "INVALID_SCALING",
+    );
+    assert!(
+        storage["error"]
+            .as_str()
+            .unwrap()
+            .contains("object storage"),
+        "{storage}"
+    );
     assert!(mutations(&sim).is_empty(), "{:?}", mutations(&sim));
 }
 
@@ -757,6 +796,22 @@ fn process_status_and_cancel() {
         ),
         "PROCESS_ALREADY_TERMINAL",
     );
+    // An id cannot steer the request to another endpoint.
+    for id in ["../../user/info", "procdemo00000000000004/../x", "x?y=1"] {
+        for action in ["status", "cancel"] {
+            expect_error(
+                &s.call("zerops_process", json!({"processId": id, "action": action})),
+                "INVALID_PARAMETER",
+            );
+        }
+    }
+    assert!(
+        !sim.requests()
+            .iter()
+            .any(|r| r.contains("..") || r.contains('?')),
+        "{:?}",
+        sim.requests()
+    );
     // Another project's process is refused through a scoped token, and nothing leaks.
     let foreign = s.call(
         "zerops_process",
@@ -993,6 +1048,51 @@ fn events_are_newest_first_and_limited_after_filtering() {
 }
 
 #[test]
+fn a_huge_result_is_cut_to_size_with_a_note() {
+    let sim = fast_sim();
+    sim.with_state(|s| {
+        let now = std::time::SystemTime::now();
+        for i in 0..1000u64 {
+            s.logs.push(zcp::sim::model::LogRec {
+                id: format!("logbulk{i:0>15}"),
+                project_id: DEMO_PROJECT_ID.into(),
+                service_id: API_ID.into(),
+                timestamp: zcp::time::format_rfc3339(
+                    now - Duration::from_secs(600) + Duration::from_millis(i),
+                ),
+                severity: 6,
+                facility: 16,
+                tag: "api".into(),
+                container: "api-1".into(),
+                container_id: "ctr-api-1".into(),
+                message: format!("request {i} {}", "x".repeat(300)),
+            });
+        }
+    });
+    let mut s = Session::start(&sim_env(&sim));
+    let result = s.call(
+        "zerops_logs",
+        json!({"serviceHostname": "api", "since": "1h", "limit": 1000}),
+    );
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(text.len() <= 82 * 1024, "{} bytes of text", text.len());
+    let logs = expect_ok(&result);
+    let kept = logs["entries"].as_array().unwrap();
+    assert!(!kept.is_empty() && kept.len() < 1000, "{}", kept.len());
+    // The newest entries are the ones kept.
+    assert!(
+        kept.last().unwrap()["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("request 999 "),
+        "{}",
+        kept.last().unwrap()
+    );
+    let note = logs["truncated"].to_string();
+    assert!(note.len() > 10, "no note on the cut: {logs:?}");
+}
+
+#[test]
 fn validate_omits_the_file_for_inline_content() {
     let sim = fast_sim();
     let mut s = Session::start(&sim_env(&sim));
@@ -1014,4 +1114,65 @@ fn validate_omits_the_file_for_inline_content() {
     assert_eq!(from_file["file"], path.display().to_string());
     assert_eq!(from_file["type"], "zerops.yml");
     assert!(sim.requests().is_empty(), "validate is offline");
+}
+
+#[test]
+fn a_failed_process_reports_its_reason() {
+    let sim = start_sim(SimConfig {
+        process_duration: Duration::from_millis(1500),
+        ..SimConfig::default()
+    });
+    let mut s = Session::start(&sim_env(&sim));
+    let id = s.start_call(
+        "zerops_manage",
+        json!({"action": "restart", "serviceHostname": "api"}),
+        None,
+    );
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let marked = sim.with_state(|st| {
+            st.processes
+                .iter_mut()
+                .find(|p| p.action == "stack.restart" && !p.applied && p.id.starts_with("proc0"))
+                .map(|p| p.failure = Some("container did not start: exit code 137".into()))
+                .is_some()
+        });
+        if marked {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the restart never started");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // The process it followed failed: an error (agents act on isError) that says why and
+    // names the process, so it can be looked up.
+    let error = expect_error(&s.result(id), "PROCESS_FAILED");
+    assert!(
+        error["failReason"]
+            .as_str()
+            .unwrap()
+            .contains("exit code 137"),
+        "{error}"
+    );
+    let message = error["error"].as_str().unwrap();
+    let process_id = message
+        .split("(process ")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .unwrap_or_else(|| panic!("no process id in {message}"))
+        .to_owned();
+    assert!(message.starts_with("Restarting 'api' failed"), "{message}");
+    assert!(
+        error["suggestion"]
+            .as_str()
+            .unwrap()
+            .contains("zerops_logs")
+    );
+    let status = expect_ok(&s.call("zerops_process", json!({"processId": process_id})));
+    assert_eq!(status["status"], "FAILED");
+    assert!(
+        status["failReason"]
+            .as_str()
+            .unwrap()
+            .contains("exit code 137")
+    );
 }

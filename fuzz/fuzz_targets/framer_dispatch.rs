@@ -55,7 +55,10 @@ fuzz_target!(|data: &[u8]| {
     server.serve(Cursor::new(data.to_vec()));
     // serve() returns after the end-of-input grace and a bounded cleanup; make sure
     // nothing is still writing before the output is checked.
-    assert!(server.wait_idle(Duration::from_secs(10)), "a request outlived serve()");
+    assert!(
+        server.wait_idle(Duration::from_secs(10)),
+        "a request outlived serve()"
+    );
     let out = std::mem::take(&mut *sink.0.lock().unwrap());
     if out.is_empty() {
         return;

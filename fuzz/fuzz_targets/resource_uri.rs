@@ -15,7 +15,10 @@ fn check(uri: &str) {
         let path = resolved.strip_prefix(PREFIX).expect("keeps the prefix");
         assert!(!path.is_empty());
         for segment in path.split('/') {
-            assert!(!segment.is_empty() && segment != "." && segment != "..", "{resolved}");
+            assert!(
+                !segment.is_empty() && segment != "." && segment != "..",
+                "{resolved}"
+            );
             assert!(
                 segment
                     .bytes()

@@ -13,7 +13,12 @@ fuzz_target!(|data: &[u8]| {
         let report = validate(text, kind, None);
         // YAML breaks lines at LF, CRLF and a lone CR alike.
         let lines = text.replace("\r\n", "\n").split(['\n', '\r']).count() as u64 + 1;
-        for finding in report.errors.iter().chain(&report.warnings).chain(&report.info) {
+        for finding in report
+            .errors
+            .iter()
+            .chain(&report.warnings)
+            .chain(&report.info)
+        {
             assert!(
                 finding.line as u64 <= lines,
                 "line {} past the end: {finding:?}",

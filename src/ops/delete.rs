@@ -7,7 +7,7 @@ use crate::auth::Session;
 use crate::platform::{ErrorCode, PlatformError};
 
 use super::follow::{Follow, follow_process};
-use super::helpers::{check_hostname, followed_json, resolve_service};
+use super::helpers::{check_hostname, fail_if_failed, followed_json, resolve_service};
 
 /// The refusal given without `confirm: true`.
 pub fn require_confirmation(hostname: &str) -> Result<Value, PlatformError> {
@@ -30,6 +30,7 @@ pub fn delete(
     let service = resolve_service(session, hostname)?;
     let process = session.client.delete_service(&service.id)?;
     let (done, ending) = follow_process(session.client.as_ref(), process, follow)?;
+    fail_if_failed(&done, ending, &format!("Deleting '{}'", service.name))?;
     Ok(json!({
         "serviceHostname": service.name,
         "serviceId": service.id,

@@ -159,6 +159,7 @@ fn preflight(session: &Session, request: &DeployRequest) -> Result<Plan, Platfor
             setups.join(", ")
         )));
     };
+    check_setup_argument(&setup)?;
     for finding in &report.warnings {
         warnings.push(format!(
             "zerops.yml line {}: {}",
@@ -174,19 +175,38 @@ fn preflight(session: &Session, request: &DeployRequest) -> Result<Plan, Platfor
     })
 }
 
+/// The largest page of the organisation-wide app-version search we read.
+const MAX_VERSION_FETCH: usize = 1000;
+
+/// The service's app versions, newest first. The search returns every project's versions
+/// (the scoped-token bug), so a busy organisation can push ours out of a small page: pages
+/// grow until `stop` (a version we already know) shows up, or with no `stop` until one of
+/// ours does, or until the search ends.
 fn service_versions(
     session: &Session,
     service_id: &str,
+    stop: Option<&str>,
 ) -> Result<Vec<AppVersionEvent>, PlatformError> {
-    let versions = session
-        .client
-        .search_app_versions(&session.info.project_id, 20)?;
-    // API-BUG-WORKAROUND: remove when search endpoints are project-scoped
-    let versions = scope::only_project(versions, &session.info.project_id);
-    Ok(versions
-        .into_iter()
-        .filter(|v| v.service_id == service_id)
-        .collect())
+    let mut fetch = 20;
+    loop {
+        let page = session
+            .client
+            .search_app_versions(&session.info.project_id, fetch)?;
+        let ended = page.len() < fetch;
+        // API-BUG-WORKAROUND: remove when search endpoints are project-scoped
+        let ours: Vec<AppVersionEvent> = scope::only_project(page, &session.info.project_id)
+            .into_iter()
+            .filter(|v| v.service_id == service_id)
+            .collect();
+        let found = match stop {
+            Some(id) => ours.iter().any(|v| v.id == id),
+            None => !ours.is_empty(),
+        };
+        if found || ended || fetch >= MAX_VERSION_FETCH {
+            return Ok(ours);
+        }
+        fetch = (fetch * 4).min(MAX_VERSION_FETCH);
+    }
 }
 
 /// The region file zcli reads its API host from (no token: that goes in the environment).
@@ -243,6 +263,22 @@ mod tempfile_like {
             let _ = std::fs::remove_file(&self.path);
         }
     }
+}
+
+/// The setup name becomes zcli's `--setup` value, and both it and zerops.yml come from the
+/// model: a name starting with `-` would be read by zcli as another flag (say
+/// `--project-id=...`), so it is refused, as are control characters.
+fn check_setup_argument(setup: &str) -> Result<(), PlatformError> {
+    if setup.starts_with('-') || setup.chars().any(char::is_control) {
+        return Err(PlatformError::new(
+            ErrorCode::InvalidZeropsYml,
+            format!("The setup name {setup:?} cannot be passed to zcli"),
+        )
+        .with_suggestion(
+            "Name the setup after the service hostname (letters and digits) in zerops.yml.",
+        ));
+    }
+    Ok(())
 }
 
 /// What the push step produced.
@@ -439,10 +475,12 @@ pub fn deploy(
 ) -> Result<Value, PlatformError> {
     let timeout = request.timeout.unwrap_or(MAX_DEPLOY).min(MAX_DEPLOY);
     let plan = preflight(session, request)?;
-    let before: Vec<String> = service_versions(session, &plan.service.id)?
+    let before: Vec<String> = service_versions(session, &plan.service.id, None)?
         .into_iter()
         .map(|v| v.id)
         .collect();
+    // Anything newer than the newest known version is the push's.
+    let newest_before = before.first().cloned();
     let started = std::time::Instant::now();
     let pushed = match pusher {
         Pusher::Zcli { path_var, home } => push_with_zcli(
@@ -505,8 +543,9 @@ pub fn deploy(
     let mut version: Option<AppVersionEvent> = None;
     let mut polls_without_version = 0;
     let ending = loop {
-        let fresh = service_versions(session, &plan.service.id)?
+        let fresh = service_versions(session, &plan.service.id, newest_before.as_deref())?
             .into_iter()
+            .take_while(|v| Some(&v.id) != newest_before.as_ref())
             .find(|v| !before.contains(&v.id));
         if let Some(v) = fresh {
             let failed = v
@@ -631,6 +670,20 @@ fn failure(details: Value, message: &str, suggestion: &str) -> PlatformError {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn setup_names_that_look_like_flags_are_refused() {
+        use super::check_setup_argument;
+        assert!(check_setup_argument("api").is_ok());
+        assert!(check_setup_argument("api-v2").is_ok());
+        for bad in ["--project-id=other", "-h", "api\n--help", "a\u{0}"] {
+            let err = check_setup_argument(bad).unwrap_err();
+            assert_eq!(
+                err.code,
+                crate::platform::ErrorCode::InvalidZeropsYml,
+                "{bad:?}"
+            );
+        }
+    }
     use super::*;
 
     #[test]

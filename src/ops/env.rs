@@ -12,7 +12,7 @@ use crate::auth::Session;
 use crate::platform::{EnvVar, ErrorCode, PlatformError, Process};
 
 use super::follow::{Follow, follow_processes};
-use super::helpers::{followed_json, resolve_service};
+use super::helpers::{fail_if_failed, followed_json, resolve_service};
 
 /// Where the variables live.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,6 +42,13 @@ pub fn scope(service_hostname: Option<&str>, project: bool) -> Result<EnvScope, 
 
 fn env_error(message: String) -> PlatformError {
     PlatformError::new(ErrorCode::InvalidEnvFormat, message)
+}
+
+/// A platform-generated variable was named: the format advice would not help here.
+fn platform_key(key: &str, verb: &str) -> PlatformError {
+    env_error(format!("'{key}' is set by the platform and cannot be {verb}")).with_suggestion(
+        "Platform variables (hostname, zeropsSubdomain, a database's connectionString, ...) are read-only: use a key of your own, which may reference them as ${service_key}.",
+    )
 }
 
 fn valid_key(key: &str) -> bool {
@@ -187,9 +194,7 @@ pub fn set(
                     &v.key == k && matches!(v.env_type.as_deref(), Some("READ_ONLY" | "SYSTEM"))
                 })
             }) {
-                return Err(env_error(format!(
-                    "'{key}' is set by the platform and cannot be changed"
-                )));
+                return Err(platform_key(key, "changed"));
             }
             let service = resolve_service(session, hostname.as_deref().unwrap_or(""))?;
             // The user's variables (not the platform's), with the new values merged in.
@@ -255,9 +260,7 @@ pub fn delete(
     for key in &keys {
         match current.iter().find(|v| &v.key == key) {
             Some(var) if matches!(var.env_type.as_deref(), Some("READ_ONLY" | "SYSTEM")) => {
-                return Err(env_error(format!(
-                    "'{key}' is set by the platform and cannot be deleted"
-                )));
+                return Err(platform_key(key, "deleted"));
             }
             Some(var) => targets.push(var.clone()),
             None => {
@@ -304,6 +307,9 @@ fn finish(
     changes: Value,
 ) -> Result<Value, PlatformError> {
     let done = follow_processes(session.client.as_ref(), processes, follow)?;
+    for (process, ending) in &done {
+        fail_if_failed(process, *ending, "Changing environment variables")?;
+    }
     let mut result = changes;
     result["scope"] = json!(if hostname.is_some() {
         "service"

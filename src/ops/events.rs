@@ -1,6 +1,7 @@
 //! `zerops_events`: processes and app versions merged into one timeline, newest first.
 //! Filtering (project, internal actions, service) happens before the limit, and more is
-//! fetched when filtering dropped items, so the agent gets the number it asked for.
+//! fetched when filtering dropped items, so the agent gets the number it asked for, and
+//! the newest ones: each source is read until it holds `limit` kept items or ends.
 //! Knows nothing of MCP.
 
 use std::collections::HashMap;
@@ -71,17 +72,31 @@ pub fn events(
         let versions = session
             .client
             .search_app_versions(&session.info.project_id, fetch)?;
-        let exhausted = processes.len() < fetch && versions.len() < fetch;
+        let (process_page, version_page) = (processes.len(), versions.len());
         // API-BUG-WORKAROUND: remove when search endpoints are project-scoped
         let processes = scope::only_project(processes, &session.info.project_id);
         // API-BUG-WORKAROUND: remove when search endpoints are project-scoped
         let versions = scope::only_project(versions, &session.info.project_id);
-        let mut timeline: Vec<Event> = processes.iter().filter_map(process_event).collect();
-        timeline.extend(versions.iter().filter_map(|v| version_event(v, &names)));
-        if let Some(name) = &filter {
-            timeline.retain(|e| &e.service == name);
-        }
-        if timeline.len() >= limit || exhausted || fetch >= MAX_FETCH {
+        let keep = |e: &Event| filter.as_ref().is_none_or(|name| &e.service == name);
+        let mut timeline: Vec<Event> = processes
+            .iter()
+            .filter_map(process_event)
+            .filter(keep)
+            .collect();
+        let kept_processes = timeline.len();
+        timeline.extend(
+            versions
+                .iter()
+                .filter_map(|v| version_event(v, &names))
+                .filter(keep),
+        );
+        let kept_versions = timeline.len() - kept_processes;
+        // Each source must be read to its end or hold `limit` kept items: otherwise its
+        // next unread item could be newer than kept items of the other source.
+        let complete = |page: usize, kept: usize| page < fetch || kept >= limit;
+        if (complete(process_page, kept_processes) && complete(version_page, kept_versions))
+            || fetch >= MAX_FETCH
+        {
             crate::order::sort_by_key(&mut timeline, |e| std::cmp::Reverse(e.at));
             timeline.truncate(limit);
             let processes = timeline.iter().filter(|e| e.is_process).count();

@@ -149,6 +149,21 @@ pub fn process_json(process: &Process) -> Value {
     Value::Object(map)
 }
 
+/// A followed process that ended FAILED is an error, not a result with a status to spot:
+/// agents act on `isError`. The fail reason and process id travel with it.
+pub fn fail_if_failed(process: &Process, ending: Ending, what: &str) -> Result<(), PlatformError> {
+    if ending != Ending::Finished || process.status != "FAILED" {
+        return Ok(());
+    }
+    let reason = process.fail_reason.as_deref().unwrap_or("no reason given");
+    let mut err = PlatformError::new(
+        ErrorCode::ProcessFailed,
+        format!("{what} failed (process {}): {reason}", process.id),
+    );
+    err.fail_reason = process.fail_reason.clone();
+    Err(err)
+}
+
 /// A followed process with how the follow ended and what to do next.
 pub fn followed_json(process: &Process, ending: Ending) -> Value {
     let mut value = process_json(process);

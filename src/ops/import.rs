@@ -195,9 +195,12 @@ pub fn import(
         match &stack.error {
             Some(error) => {
                 failed += 1;
+                let mut detail = json!({ "code": error.code, "message": error.message });
+                if let Some(meta) = error.meta.as_ref().filter(|m| !m.is_null()) {
+                    detail["meta"] = meta.clone();
+                }
                 services.push(json!({
-                    "hostname": stack.name, "status": "failed",
-                    "error": { "code": error.code, "message": error.message, "meta": error.meta },
+                    "hostname": stack.name, "status": "failed", "error": detail,
                 }));
             }
             None => {

@@ -15,7 +15,7 @@ use crate::platform::{
 };
 
 use super::follow::{Follow, follow_process};
-use super::helpers::{followed_json, resolve_service};
+use super::helpers::{fail_if_failed, followed_json, resolve_service};
 
 /// What the caller asked to scale to.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -187,6 +187,12 @@ pub fn lifecycle(
         Lifecycle::Restart => session.client.restart_service(&service.id)?,
     };
     let (done, ending) = follow_process(session.client.as_ref(), process, follow)?;
+    let verb = match action {
+        Lifecycle::Start => "Starting",
+        Lifecycle::Stop => "Stopping",
+        Lifecycle::Restart => "Restarting",
+    };
+    fail_if_failed(&done, ending, &format!("{verb} '{}'", service.name))?;
     Ok(json!({
         "serviceHostname": service.name,
         "serviceId": service.id,
@@ -206,6 +212,12 @@ pub fn scale(
     // Fresh data: the mode must be the current one.
     let service = session.client.get_service(&listed.id)?;
     let category = service.type_info.category.as_str();
+    if category == "OBJECT_STORAGE" {
+        return Err(scaling_error(format!(
+            "'{}' is object storage: it has no CPU, RAM, disk or container scaling (its size is its bucket quota)",
+            service.name
+        )));
+    }
     if request.has_horizontal() && category != "USER" {
         return Err(scaling_error(format!(
             "'{}' is a {} service: its container count is fixed by its mode (NON_HA 1, HA 3); scale it vertically",
@@ -231,6 +243,7 @@ pub fn scale(
     match session.client.set_autoscaling(&service.id, &params)? {
         Some(process) => {
             let (done, ending) = follow_process(session.client.as_ref(), process, follow)?;
+            fail_if_failed(&done, ending, &format!("Scaling '{}'", service.name))?;
             result["process"] = followed_json(&done, ending);
         }
         None => result["message"] = json!("Scaling parameters updated (applied immediately)"),

@@ -118,8 +118,11 @@ pub fn set(
             )]);
         } else {
             let mut err = PlatformError::new(
-                ErrorCode::ApiError,
-                format!("Could not {action} the subdomain of '{}'", service.name),
+                ErrorCode::ProcessFailed,
+                format!(
+                    "Could not {action} the subdomain of '{}' (process {})",
+                    service.name, done.id
+                ),
             );
             err.fail_reason = done.fail_reason.clone();
             return Err(

@@ -1,4 +1,4 @@
-//! The error codes zcp reports (the PRD's 29 plus `UNKNOWN`), each with a stable string,
+//! The error codes zcp reports (the PRD's 29 plus `PROCESS_FAILED` and `UNKNOWN`), each with a stable string,
 //! and the one table that maps HTTP statuses, API error codes and transport failures onto
 //! them. The API's own code and field-level `meta` travel along, so an agent can see
 //! exactly what the platform rejected.
@@ -41,13 +41,15 @@ pub enum ErrorCode {
     ZcliNotFound,
     /// A deploy ran but did not end with an active version.
     DeployFailed,
+    /// A followed platform process ended FAILED (its failReason travels with the error).
+    ProcessFailed,
     /// Anything unexpected; still reported as JSON with a code.
     Unknown,
 }
 
 impl ErrorCode {
     /// All codes, for tests and documentation.
-    pub const ALL: [ErrorCode; 32] = [
+    pub const ALL: [ErrorCode; 33] = [
         ErrorCode::AuthRequired,
         ErrorCode::AuthInvalidToken,
         ErrorCode::AuthTokenExpired,
@@ -79,6 +81,7 @@ impl ErrorCode {
         ErrorCode::SubdomainAlreadyDisabled,
         ErrorCode::ZcliNotFound,
         ErrorCode::DeployFailed,
+        ErrorCode::ProcessFailed,
         ErrorCode::Unknown,
     ];
 
@@ -116,6 +119,7 @@ impl ErrorCode {
             ErrorCode::SubdomainAlreadyDisabled => "SUBDOMAIN_ALREADY_DISABLED",
             ErrorCode::ZcliNotFound => "ZCLI_NOT_FOUND",
             ErrorCode::DeployFailed => "DEPLOY_FAILED",
+            ErrorCode::ProcessFailed => "PROCESS_FAILED",
             ErrorCode::Unknown => "UNKNOWN",
         }
     }
@@ -207,6 +211,9 @@ impl ErrorCode {
             }
             ErrorCode::DeployFailed => {
                 "Read buildLog and outputTail, fix zerops.yml or the code, then deploy again."
+            }
+            ErrorCode::ProcessFailed => {
+                "Read failReason, then zerops_logs and zerops_events for the service; fix the cause before retrying."
             }
             ErrorCode::Unknown => "Retry; if it persists, report it with the error text.",
         }
@@ -451,7 +458,7 @@ mod tests {
             );
             assert!(!code.default_suggestion().is_empty());
         }
-        assert_eq!(seen.len(), 32);
+        assert_eq!(seen.len(), 33);
     }
 
     /// One case per row of the mapping table.

@@ -116,6 +116,7 @@ impl ZeropsClient {
         body: Option<&Value>,
         subject: Subject,
     ) -> Result<T, PlatformError> {
+        check_path(path)?;
         let url = format!("{}{API_PREFIX}{path}", self.base);
         let endpoint = format!("{} {shown}", method.as_str());
         let auth = format!("Bearer {}", self.token);
@@ -140,8 +141,14 @@ impl ZeropsClient {
                     .send(payload)
             }
         };
-        let mut response = result
-            .map_err(|err| map_failure(transport_failure(&err, &self.token), subject, &endpoint))?;
+        // A request that changes something may have been carried out even though its
+        // answer was lost: say so instead of inviting a blind retry.
+        let changes = !matches!(method, Method::Get) && !path.ends_with("/search");
+        let lost = |failure: Failure| {
+            let err = map_failure(failure, subject, &endpoint);
+            if changes { maybe_applied(err) } else { err }
+        };
+        let mut response = result.map_err(|err| lost(transport_failure(&err, &self.token)))?;
         let status = response.status().as_u16();
         let retry_after = response
             .headers()
@@ -153,7 +160,7 @@ impl ZeropsClient {
             .with_config()
             .limit(MAX_BODY)
             .read_to_string()
-            .map_err(|err| map_failure(transport_failure(&err, &self.token), subject, &endpoint))?;
+            .map_err(|err| lost(transport_failure(&err, &self.token)))?;
         if status >= 300 {
             return Err(map_failure(
                 error_body(status, &text, retry_after),
@@ -161,8 +168,7 @@ impl ZeropsClient {
                 &endpoint,
             ));
         }
-        serde_json::from_str(&text)
-            .map_err(|err| map_failure(Failure::Undecodable(err.to_string()), subject, &endpoint))
+        serde_json::from_str(&text).map_err(|err| lost(Failure::Undecodable(err.to_string())))
     }
 
     /// Stores a client id learnt from a successful user-info call.
@@ -272,12 +278,49 @@ pub(super) fn transport_failure(err: &ureq::Error, token: &str) -> Failure {
     }
 }
 
+/// The advice for a change whose answer was lost (timeout, dropped connection, garbled
+/// body): it may have happened, so look before doing it again.
+fn maybe_applied(mut err: PlatformError) -> PlatformError {
+    err.suggestion = "The request may have reached Zerops before its answer was lost: check zerops_events (or zerops_discover) before retrying, so nothing is done twice.".into();
+    err
+}
+
 /// Removes a secret from a text meant for a message or a log.
 pub fn scrub(text: &str, secret: &str) -> String {
     if secret.len() >= 4 {
         text.replace(secret, "***")
     } else {
         text.to_owned()
+    }
+}
+
+/// Ids from the model (processId, serviceId, ...) are put into URL paths. Each path
+/// segment must be a plain id (letters, digits, `-`, `_`): no `..`, `/`, `?`, `#`, `%` or
+/// spaces, so a crafted id cannot reach another endpoint (`x/../../service-stack/ID/stop`)
+/// or add a query. Zerops ids and zcp's fixed path words all fit.
+fn check_path(path: &str) -> Result<(), PlatformError> {
+    let bad = path
+        .strip_prefix('/')
+        .unwrap_or(path)
+        .split('/')
+        .find(|segment| {
+            segment.is_empty()
+                || !segment
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        });
+    match bad {
+        None => Ok(()),
+        Some(_) => {
+            let shown: String = path.chars().take(80).collect();
+            Err(PlatformError::new(
+                ErrorCode::InvalidParameter,
+                format!("{shown:?} holds an id that is not a Zerops id"),
+            )
+            .with_suggestion(
+                "Ids are letters, digits, '-' and '_'; take them from zerops_discover or zerops_events.",
+            ))
+        }
     }
 }
 

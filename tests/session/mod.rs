@@ -295,6 +295,30 @@ pub fn error_code(result: &Value) -> Option<String> {
     body(result)["code"].as_str().map(str::to_owned)
 }
 
+/// Fields whose schema says `null` is a value: a dry-run service's `mode` (none given in
+/// the YAML) and a killed zcli's `exitCode`.
+const NULLABLE: [&str; 2] = ["mode", "exitCode"];
+
+/// Results say "nothing" with `[]` or by leaving a field out, not with `null` (apart from
+/// the [`NULLABLE`] fields).
+pub fn assert_no_null(value: &Value, path: &str) {
+    match value {
+        Value::Null if NULLABLE.iter().any(|f| path.ends_with(&format!(".{f}"))) => {}
+        Value::Null => panic!("null at {path}"),
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                assert_no_null(item, &format!("{path}[{i}]"));
+            }
+        }
+        Value::Object(map) => {
+            for (key, item) in map {
+                assert_no_null(item, &format!("{path}.{key}"));
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Asserts a tool error with this code and a non-empty error and suggestion; returns it.
 pub fn expect_error(result: &Value, code: &str) -> Value {
     assert_eq!(
@@ -303,6 +327,7 @@ pub fn expect_error(result: &Value, code: &str) -> Value {
         "expected {code}: {result}"
     );
     let body = body(result);
+    assert_no_null(&body, "error");
     assert!(
         body["error"].as_str().is_some_and(|s| !s.is_empty()),
         "{body}"
@@ -322,5 +347,6 @@ pub fn expect_ok(result: &Value) -> Value {
     let text = result["content"][0]["text"].as_str().unwrap_or("");
     let parsed: Value = serde_json::from_str(text).expect("text content is JSON");
     assert_eq!(parsed, body, "text and structuredContent differ");
+    assert_no_null(&body, "result");
     body
 }
