@@ -1,5 +1,6 @@
-//! Host-name resolution without the C library: IP literals, then `/etc/hosts`, then DNS
-//! over UDP to the nameservers in `/etc/resolv.conf`.
+//! Host-name resolution without the C library, for the static glibc build: IP literals,
+//! then `/etc/hosts`, then DNS over UDP to the nameservers in `/etc/resolv.conf`. Other
+//! builds hand the lookup to the operating system (see [`OWN_RESOLVER`]).
 //!
 //! Why not `getaddrinfo`: in the fully static Linux binary, glibc's resolver depends on NSS
 //! modules loaded at run time from the host's own glibc (which may be another version or
@@ -25,6 +26,16 @@ const TYPE_AAAA: u16 = 28;
 #[derive(Debug, Default)]
 pub struct HostResolver;
 
+/// Whether this build resolves names itself: only the fully static glibc build, where the
+/// C library's resolver would need the host's NSS modules. Every other build (dynamic
+/// Linux, musl, macOS, Windows) asks the operating system, which knows search domains,
+/// VPN split DNS and the platform's own resolver configuration.
+const OWN_RESOLVER: bool = cfg!(all(
+    target_os = "linux",
+    target_env = "gnu",
+    target_feature = "crt-static"
+));
+
 impl Resolver for HostResolver {
     fn resolve(
         &self,
@@ -32,6 +43,10 @@ impl Resolver for HostResolver {
         config: &ureq::config::Config,
         timeout: NextTimeout,
     ) -> Result<ResolvedSocketAddrs, ureq::Error> {
+        if !OWN_RESOLVER {
+            return ureq::unversioned::resolver::DefaultResolver::default()
+                .resolve(uri, config, timeout);
+        }
         let host = uri.host().ok_or(ureq::Error::HostNotFound)?;
         let port = uri
             .port_u16()
