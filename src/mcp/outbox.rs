@@ -266,20 +266,8 @@ impl Drain {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mcp::writer::tests::{Broken, Shared};
     use std::sync::mpsc;
-
-    /// A sink that shares its bytes with the test.
-    #[derive(Clone, Default)]
-    struct Shared(Arc<Mutex<Vec<u8>>>);
-    impl Write for Shared {
-        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
 
     /// A sink that blocks every write until the test lets it go.
     struct Stuck(Mutex<mpsc::Receiver<()>>);
@@ -287,16 +275,6 @@ mod tests {
         fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
             let _ = self.0.lock().unwrap().recv();
             Ok(buf.len())
-        }
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
-
-    struct Broken;
-    impl Write for Broken {
-        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
-            Err(io::ErrorKind::BrokenPipe.into())
         }
         fn flush(&mut self) -> io::Result<()> {
             Ok(())

@@ -106,14 +106,14 @@ impl Writer {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::sync::Arc;
     use std::sync::atomic::AtomicUsize;
 
     /// A sink that shares its bytes with the test.
     #[derive(Clone, Default)]
-    pub struct Shared(Arc<Mutex<Vec<u8>>>);
+    pub struct Shared(pub Arc<Mutex<Vec<u8>>>);
     impl Write for Shared {
         fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
             self.0.lock().unwrap().extend_from_slice(buf);
@@ -124,7 +124,8 @@ mod tests {
         }
     }
 
-    struct Broken;
+    /// A sink whose reader is gone.
+    pub struct Broken;
     impl Write for Broken {
         fn write(&mut self, _: &[u8]) -> io::Result<usize> {
             Err(io::ErrorKind::BrokenPipe.into())

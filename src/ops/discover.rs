@@ -19,10 +19,10 @@ pub struct DiscoverRequest {
 
 /// Builds the discover result.
 pub fn discover(session: &Session, request: &DiscoverRequest) -> Result<Value, PlatformError> {
-    if let Some(hostname) = request.service_hostname.as_deref() {
-        if !hostname.trim().is_empty() {
-            check_hostname(hostname)?;
-        }
+    if let Some(hostname) = request.service_hostname.as_deref()
+        && !hostname.trim().is_empty()
+    {
+        check_hostname(hostname)?;
     }
     let project = session.client.get_project(&session.info.project_id)?;
     let mut services = project_services(session)?;

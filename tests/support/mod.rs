@@ -267,10 +267,10 @@ pub fn check_invariants(lines: &[Value]) -> Result<(), String> {
                 return Err(format!("forbidden error code {code}: {text}"));
             }
         }
-        if let Some(content) = line.get("result").and_then(|r| r.get("content")) {
-            if content.as_array().is_none_or(|c| c.is_empty()) {
-                return Err(format!("tool result with empty content: {text}"));
-            }
+        if let Some(content) = line.get("result").and_then(|r| r.get("content"))
+            && content.as_array().is_none_or(|c| c.is_empty())
+        {
+            return Err(format!("tool result with empty content: {text}"));
         }
         if line.get("method").and_then(Value::as_str) == Some("notifications/message") {
             let level = line["params"]["level"].as_str().unwrap_or("");

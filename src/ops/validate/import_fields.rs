@@ -107,16 +107,16 @@ pub fn check_object_storage(sink: &mut Sink, item: &Node, path: &str, kind: Opti
     let raw = item
         .get("objectStorageRawPolicy")
         .filter(|e| !e.value.is_null());
-    if let Some(e) = policy {
-        if !e.value.as_str().is_some_and(|s| POLICIES.contains(&s)) {
-            sink.error(
-                "I16",
-                &join(path, "objectStoragePolicy"),
-                Pos::from(&e.value),
-                format!("unknown objectStoragePolicy {}", shape::describe(&e.value)),
-                suggest::did_you_mean(e.value.scalar_text().unwrap_or(""), POLICIES, "values"),
-            );
-        }
+    if let Some(e) = policy
+        && !e.value.as_str().is_some_and(|s| POLICIES.contains(&s))
+    {
+        sink.error(
+            "I16",
+            &join(path, "objectStoragePolicy"),
+            Pos::from(&e.value),
+            format!("unknown objectStoragePolicy {}", shape::describe(&e.value)),
+            suggest::did_you_mean(e.value.scalar_text().unwrap_or(""), POLICIES, "values"),
+        );
     }
     if policy.is_none() && raw.is_none() {
         sink.warn(
@@ -223,16 +223,16 @@ pub fn check_scaling(sink: &mut Sink, node: &Node, path: &str, kind: Option<Kind
         let (Some(a), Some(b)) = (node.value_of(lo), node.value_of(hi)) else {
             continue;
         };
-        if let (Some(x), Some(y)) = (a.as_number(), b.as_number()) {
-            if x > y {
-                sink.error(
-                    "I18",
-                    &join(path, lo),
-                    Pos::from(a),
-                    format!("`{lo}` ({}) is greater than `{hi}` ({})", a.raw, b.raw),
-                    format!("make `{lo}` ≤ `{hi}`"),
-                );
-            }
+        if let (Some(x), Some(y)) = (a.as_number(), b.as_number())
+            && x > y
+        {
+            sink.error(
+                "I18",
+                &join(path, lo),
+                Pos::from(a),
+                format!("`{lo}` ({}) is greater than `{hi}` ({})", a.raw, b.raw),
+                format!("make `{lo}` ≤ `{hi}`"),
+            );
         }
     }
 }
@@ -265,16 +265,16 @@ pub fn check_containers(sink: &mut Sink, item: &Node, path: &str, kind: Option<K
             values[slot] = Some((n, &e.value));
         }
     }
-    if let [Some((lo, _)), Some((hi, at))] = values {
-        if lo > hi {
-            sink.error(
-                "I19",
-                &join(path, "maxContainers"),
-                Pos::from(at),
-                format!("maxContainers ({hi}) is below minContainers ({lo})"),
-                "make maxContainers ≥ minContainers",
-            );
-        }
+    if let [Some((lo, _)), Some((hi, at))] = values
+        && lo > hi
+    {
+        sink.error(
+            "I19",
+            &join(path, "maxContainers"),
+            Pos::from(at),
+            format!("maxContainers ({hi}) is below minContainers ({lo})"),
+            "make maxContainers ≥ minContainers",
+        );
     }
 }
 
@@ -367,11 +367,23 @@ pub fn check_zerops_yaml(sink: &mut Sink, item: &Node, node: &Node, path: &str) 
         .value_of("zeropsSetup")
         .and_then(Node::as_str)
         .or_else(|| item.value_of("hostname").and_then(Node::as_str));
-    if let Some(w) = wanted {
-        if node.get("zerops").is_some() && !names.iter().any(|n| n == w) {
-            let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-            sink.error("I25", path, Pos::from(node), format!("`zeropsYaml` has no setup `{w}` (the service uses zeropsSetup, else its hostname)"), format!("available: {}; set `zeropsSetup` to one of them", suggest::quote_list(&refs)));
-        }
+    if let Some(w) = wanted
+        && node.get("zerops").is_some()
+        && !names.iter().any(|n| n == w)
+    {
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        sink.error(
+            "I25",
+            path,
+            Pos::from(node),
+            format!(
+                "`zeropsYaml` has no setup `{w}` (the service uses zeropsSetup, else its hostname)"
+            ),
+            format!(
+                "available: {}; set `zeropsSetup` to one of them",
+                suggest::quote_list(&refs)
+            ),
+        );
     }
 }
 

@@ -414,16 +414,16 @@ fn check_os(
 /// I31: autoscaling profiles (PostgreSQL).
 fn check_profile(sink: &mut Sink, item: &Node, path: &str, info: &TypeInfo) {
     let profile = item.get("profile");
-    if let Some(e) = item.get("profileOverrides") {
-        if profile.and_then(|p| p.value.as_str()) != Some("custom") {
-            sink.error(
-                "I31",
-                &join(path, "profileOverrides"),
-                Pos::from(e),
-                "`profileOverrides` needs `profile: custom`",
-                "set `profile: custom` or remove the overrides",
-            );
-        }
+    if let Some(e) = item.get("profileOverrides")
+        && profile.and_then(|p| p.value.as_str()) != Some("custom")
+    {
+        sink.error(
+            "I31",
+            &join(path, "profileOverrides"),
+            Pos::from(e),
+            "`profileOverrides` needs `profile: custom`",
+            "set `profile: custom` or remove the overrides",
+        );
     }
     let Some(e) = profile else { return };
     let p = join(path, "profile");

@@ -52,16 +52,16 @@ pub fn check_probe(sink: &mut Sink, rule: &'static str, node: &Node, path: &str,
                     "add `port: <the port your app listens on>`",
                 ),
                 Some(e) => {
-                    if let Some(port) = shape::expect_int(sink, rule, &e.value, &join(&p, "port")) {
-                        if !(1..=65535).contains(&port) {
-                            sink.error(
-                                rule,
-                                &join(&p, "port"),
-                                Pos::from(&e.value),
-                                format!("port {port} is out of range"),
-                                "use the port your app listens on (10–65435)",
-                            );
-                        }
+                    if let Some(port) = shape::expect_int(sink, rule, &e.value, &join(&p, "port"))
+                        && !(1..=65535).contains(&port)
+                    {
+                        sink.error(
+                            rule,
+                            &join(&p, "port"),
+                            Pos::from(&e.value),
+                            format!("port {port} is out of range"),
+                            "use the port your app listens on (10–65435)",
+                        );
                     }
                 }
             }

@@ -372,26 +372,26 @@ pub fn check_volume(sink: &mut Sink, node: &Node, path: &str) {
             "add `hostname: <hostname of a local-storage service>`",
         ),
     }
-    if let Some(e) = node.get("mountPath") {
-        if !e.value.as_str().is_some_and(|m| m.starts_with('/')) {
-            sink.warn(
-                "Z37",
-                &join(path, "mountPath"),
-                Pos::from(&e.value),
-                "`mountPath` must be an absolute path",
-                "e.g. `mountPath: /mnt/data`",
-            );
-        }
+    if let Some(e) = node.get("mountPath")
+        && !e.value.as_str().is_some_and(|m| m.starts_with('/'))
+    {
+        sink.warn(
+            "Z37",
+            &join(path, "mountPath"),
+            Pos::from(&e.value),
+            "`mountPath` must be an absolute path",
+            "e.g. `mountPath: /mnt/data`",
+        );
     }
-    if let Some(e) = node.get("readOnly") {
-        if e.value.as_bool().is_none() {
-            sink.warn(
-                "Z37",
-                &join(path, "readOnly"),
-                Pos::from(&e.value),
-                "`readOnly` must be true or false",
-                "use `readOnly: true` or remove it",
-            );
-        }
+    if let Some(e) = node.get("readOnly")
+        && e.value.as_bool().is_none()
+    {
+        sink.warn(
+            "Z37",
+            &join(path, "readOnly"),
+            Pos::from(&e.value),
+            "`readOnly` must be true or false",
+            "use `readOnly: true` or remove it",
+        );
     }
 }

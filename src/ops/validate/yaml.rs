@@ -490,15 +490,15 @@ fn resolve_plain(text: &str) -> Value {
         ".nan" | ".NaN" | ".NAN" => return Value::Float(f64::NAN),
         _ => {}
     }
-    if let Some(hex) = text.strip_prefix("0x") {
-        if let Ok(i) = i64::from_str_radix(hex, 16) {
-            return Value::Int(i);
-        }
+    if let Some(hex) = text.strip_prefix("0x")
+        && let Ok(i) = i64::from_str_radix(hex, 16)
+    {
+        return Value::Int(i);
     }
-    if let Some(oct) = text.strip_prefix("0o") {
-        if let Ok(i) = i64::from_str_radix(oct, 8) {
-            return Value::Int(i);
-        }
+    if let Some(oct) = text.strip_prefix("0o")
+        && let Ok(i) = i64::from_str_radix(oct, 8)
+    {
+        return Value::Int(i);
     }
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
@@ -509,10 +509,10 @@ fn resolve_plain(text: &str) -> Value {
                 .map_or_else(|_| Value::Str(text.to_owned()), Value::Float),
         };
     }
-    if looks_like_float(digits) {
-        if let Ok(f) = text.parse::<f64>() {
-            return Value::Float(f);
-        }
+    if looks_like_float(digits)
+        && let Ok(f) = text.parse::<f64>()
+    {
+        return Value::Float(f);
     }
     Value::Str(text.to_owned())
 }

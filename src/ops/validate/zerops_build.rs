@@ -322,16 +322,17 @@ pub fn check_merged(sink: &mut Sink, ctx: &SetupCtx) {
         let (Some(os), Some(text), Some(os_node)) = (os, base.as_str(), os_node) else {
             continue;
         };
-        if let Some(prefix) = catalog::explicit_os(text) {
-            if prefix != os && (prefix == "alpine" || prefix == "ubuntu") {
-                sink.error(
-                    "Z14",
-                    &join(&path, "os"),
-                    Pos::from(os_node),
-                    format!("`os: {os}` contradicts the base `{text}`"),
-                    format!("drop `os` or use the {os} form of the base"),
-                );
-            }
+        if let Some(prefix) = catalog::explicit_os(text)
+            && prefix != os
+            && (prefix == "alpine" || prefix == "ubuntu")
+        {
+            sink.error(
+                "Z14",
+                &join(&path, "os"),
+                Pos::from(os_node),
+                format!("`os: {os}` contradicts the base `{text}`"),
+                format!("drop `os` or use the {os} form of the base"),
+            );
         }
     }
     let os = os

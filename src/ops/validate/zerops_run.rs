@@ -253,45 +253,44 @@ pub fn check_merged(sink: &mut Sink, ctx: &SetupCtx) {
                 }
             }
         }
-        if let Some(r) = run.get("routing") {
-            if !matches!(k, Kind::Static | Kind::Nginx) {
-                sink.warn(
-                    "Z30",
-                    &join(&path, "routing"),
-                    Pos::from(r),
-                    "`routing` takes effect only on static and nginx services",
-                    "configure redirects and headers in your app, or run on `static`",
-                );
-            }
+        if let Some(r) = run.get("routing")
+            && !matches!(k, Kind::Static | Kind::Nginx)
+        {
+            sink.warn(
+                "Z30",
+                &join(&path, "routing"),
+                Pos::from(r),
+                "`routing` takes effect only on static and nginx services",
+                "configure redirects and headers in your app, or run on `static`",
+            );
         }
         for key in ["documentRoot", "siteConfigPath"] {
-            if let Some(e) = run.get(key) {
-                if !matches!(k, Kind::PhpWeb | Kind::Nginx) {
-                    sink.warn(
-                        "Z32",
-                        &join(&path, key),
-                        Pos::from(e),
-                        format!("`{key}` applies only to PHP and nginx bases"),
-                        "remove it, or run on `php-nginx`, `php-apache` or `nginx`",
-                    );
-                }
+            if let Some(e) = run.get(key)
+                && !matches!(k, Kind::PhpWeb | Kind::Nginx)
+            {
+                sink.warn(
+                    "Z32",
+                    &join(&path, key),
+                    Pos::from(e),
+                    format!("`{key}` applies only to PHP and nginx bases"),
+                    "remove it, or run on `php-nginx`, `php-apache` or `nginx`",
+                );
             }
         }
     }
     let os = run.value("os").and_then(Node::as_str);
     let base = run.value("base").and_then(Node::as_str);
-    if let (Some(os), Some(b), Some(os_at)) = (os, base, run.value("os")) {
-        if let Some(prefix) = catalog::explicit_os(b).filter(|p| *p == "alpine" || *p == "ubuntu") {
-            if prefix != os {
-                sink.error(
-                    "Z14",
-                    &join(&path, "os"),
-                    Pos::from(os_at),
-                    format!("`os: {os}` contradicts the base `{b}`"),
-                    format!("drop `os` or use the {os} form of the base"),
-                );
-            }
-        }
+    if let (Some(os), Some(b), Some(os_at)) = (os, base, run.value("os"))
+        && let Some(prefix) = catalog::explicit_os(b).filter(|p| *p == "alpine" || *p == "ubuntu")
+        && prefix != os
+    {
+        sink.error(
+            "Z14",
+            &join(&path, "os"),
+            Pos::from(os_at),
+            format!("`os: {os}` contradicts the base `{b}`"),
+            format!("drop `os` or use the {os} form of the base"),
+        );
     }
     let os = os
         .or_else(|| base.and_then(catalog::explicit_os))

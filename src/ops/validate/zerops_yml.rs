@@ -338,16 +338,16 @@ fn resolve_extends(sink: &mut Sink, setups: &[Setup], list_path: &str) {
                 );
             }
         }
-        if cycle_from(setups, i) {
-            if let Some(e) = s.extends_entry {
-                sink.error(
-                    "Z9",
-                    &p,
-                    Pos::from(e),
-                    "`extends` forms a cycle",
-                    "make the chain end in a setup that extends nothing",
-                );
-            }
+        if cycle_from(setups, i)
+            && let Some(e) = s.extends_entry
+        {
+            sink.error(
+                "Z9",
+                &p,
+                Pos::from(e),
+                "`extends` forms a cycle",
+                "make the chain end in a setup that extends nothing",
+            );
         }
     }
 }
