@@ -5,7 +5,9 @@
 //! queue; the reader thread never waits for a worker.
 
 use std::collections::VecDeque;
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 type Job = Box<dyn FnOnce() + Send + 'static>;
 
@@ -18,6 +20,8 @@ struct Shared {
     state: Mutex<State>,
     work: Condvar,
     max_threads: usize,
+    /// Whether a worker is lingering for the next job.
+    lingering: AtomicBool,
 }
 
 #[derive(Default)]
@@ -34,6 +38,7 @@ impl Pool {
                 state: Mutex::new(State::default()),
                 work: Condvar::new(),
                 max_threads: max_threads.max(1),
+                lingering: AtomicBool::new(false),
             }),
         }
     }
@@ -42,9 +47,12 @@ impl Pool {
     pub fn execute(&self, job: impl FnOnce() + Send + 'static) {
         let mut state = self.shared.state.lock().unwrap_or_else(|p| p.into_inner());
         state.jobs.push_back(Box::new(job));
-        // Every idle worker will take one queued job; start a thread for each job beyond
-        // that (a woken worker does not leave the idle count until it runs).
-        if state.jobs.len() > state.idle && state.threads < self.shared.max_threads {
+        // Every idle worker will take one queued job, and so will a lingering one (without
+        // being woken; the flag is only cleared under this lock, so it cannot stop lingering
+        // unseen in between); start a thread for each job beyond that (a woken worker does
+        // not leave the idle count until it runs).
+        let lingering = usize::from(self.shared.lingering.load(Ordering::Acquire));
+        if state.jobs.len() > state.idle + lingering && state.threads < self.shared.max_threads {
             let number = state.threads + 1;
             let shared = self.shared.clone();
             let spawned = std::thread::Builder::new()
@@ -55,16 +63,21 @@ impl Pool {
                 Err(err) => crate::error!("mcp", "cannot start a worker thread: {err}"),
             }
         }
-        if state.idle > 0 {
+        if state.idle > 0 && state.jobs.len() > lingering {
             self.shared.work.notify_one();
         }
     }
 }
 
+/// How long a worker that just finished keeps looking for the next job before it sleeps.
+/// A client that sends its next request as soon as it has the answer (the usual pattern)
+/// then gets it picked up without a futex wake-up, which costs tens of µs on a busy VM.
+const LINGER: Duration = Duration::from_micros(100);
+
 fn worker(shared: &Shared) {
     loop {
         let job = {
-            let mut state = shared.state.lock().unwrap_or_else(|p| p.into_inner());
+            let mut state = linger(shared);
             loop {
                 if let Some(job) = state.jobs.pop_front() {
                     break job;
@@ -76,6 +89,26 @@ fn worker(shared: &Shared) {
         };
         // Jobs catch their own panics; this guard only keeps the worker alive if one slips.
         let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+    }
+}
+
+/// Polls the queue for [`LINGER`] (one worker at a time, so an idle pool never burns more
+/// than one core), then returns the locked state for the normal wait.
+fn linger(shared: &Shared) -> MutexGuard<'_, State> {
+    let lock = || shared.state.lock().unwrap_or_else(|p| p.into_inner());
+    if shared.lingering.swap(true, Ordering::AcqRel) {
+        return lock();
+    }
+    let until = Instant::now() + LINGER;
+    loop {
+        let state = lock();
+        if !state.jobs.is_empty() || Instant::now() >= until {
+            shared.lingering.store(false, Ordering::Release);
+            return state;
+        }
+        drop(state);
+        std::hint::spin_loop();
+        std::thread::yield_now();
     }
 }
 
