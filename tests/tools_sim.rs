@@ -1176,3 +1176,47 @@ fn a_failed_process_reports_its_reason() {
             .contains("exit code 137")
     );
 }
+
+/// Env values are secrets too: at the most verbose log level, setting, reading and
+/// deleting one (service and project level) never writes its value to stderr.
+#[test]
+fn env_values_never_reach_the_log() {
+    const VALUE: &str = "sentinel-env-value-4b7d21";
+    let sim = fast_sim();
+    let mut env = sim_env(&sim);
+    env.push(("ZCP_LOG_LEVEL".into(), "debug".into()));
+    let mut s = Session::start(&env);
+    let line = format!("API_SECRET={VALUE}");
+    for scope in [json!({"serviceHostname": "api"}), json!({"project": true})] {
+        let with = |mut args: Value| {
+            args.as_object_mut()
+                .unwrap()
+                .extend(scope.as_object().unwrap().clone());
+            args
+        };
+        expect_ok(&s.call(
+            "zerops_env",
+            with(json!({"action": "set", "variables": [line.clone()]})),
+        ));
+        let got = expect_ok(&s.call("zerops_env", with(json!({"action": "get"}))));
+        assert!(
+            got.to_string().contains(VALUE),
+            "get shows the value: {got}"
+        );
+        expect_ok(&s.call(
+            "zerops_env",
+            with(json!({"action": "delete", "variables": ["API_SECRET"]})),
+        ));
+    }
+    let transcript = s.finish();
+    assert!(
+        transcript.stderr.contains("platform"),
+        "debug logging was on: {}",
+        transcript.stderr
+    );
+    assert!(
+        !transcript.stderr.contains(VALUE),
+        "an env value was logged: {}",
+        transcript.stderr
+    );
+}
