@@ -18,9 +18,8 @@ use crate::platform::{AppVersionEvent, ErrorCode, LogFetchParams, PlatformError,
 use crate::sim::SimHandle;
 
 use super::follow::Follow;
-use super::helpers::resolve_service;
+use super::helpers::{project_app_versions, resolve_service};
 use super::progress::Next;
-use super::scope;
 use super::validate::{self, FileKind};
 use super::zcli::{self, Invocation};
 
@@ -175,38 +174,19 @@ fn preflight(session: &Session, request: &DeployRequest) -> Result<Plan, Platfor
     })
 }
 
-/// The largest page of the organisation-wide app-version search we read.
-const MAX_VERSION_FETCH: usize = 1000;
-
-/// The service's app versions, newest first. The search returns every project's versions
-/// (the scoped-token bug), so a busy organisation can push ours out of a small page: pages
-/// grow until `stop` (a version we already know) shows up, or with no `stop` until one of
-/// ours does, or until the search ends.
+/// The service's app versions, newest first: enough of the search to contain `stop` (a
+/// version we already know), or with no `stop` at least one of the service's versions.
 fn service_versions(
     session: &Session,
     service_id: &str,
     stop: Option<&str>,
 ) -> Result<Vec<AppVersionEvent>, PlatformError> {
-    let mut fetch = 20;
-    loop {
-        let page = session
-            .client
-            .search_app_versions(&session.info.project_id, fetch)?;
-        let ended = page.len() < fetch;
-        // API-BUG-WORKAROUND: remove when search endpoints are project-scoped
-        let ours: Vec<AppVersionEvent> = scope::only_project(page, &session.info.project_id)
-            .into_iter()
-            .filter(|v| v.service_id == service_id)
-            .collect();
-        let found = match stop {
-            Some(id) => ours.iter().any(|v| v.id == id),
-            None => !ours.is_empty(),
-        };
-        if found || ended || fetch >= MAX_VERSION_FETCH {
-            return Ok(ours);
-        }
-        fetch = (fetch * 4).min(MAX_VERSION_FETCH);
-    }
+    let of_service = |v: &AppVersionEvent| v.service_id == service_id;
+    let versions = project_app_versions(session, 20, |ours| match stop {
+        Some(id) => ours.iter().any(|v| v.id == id),
+        None => ours.iter().any(of_service),
+    })?;
+    Ok(versions.into_iter().filter(of_service).collect())
 }
 
 /// The region file zcli reads its API host from (no token: that goes in the environment).

@@ -11,11 +11,7 @@ use crate::auth::Session;
 use crate::platform::{ErrorCode, LogFetchParams, PlatformError};
 use crate::time::parse_rfc3339;
 
-use super::helpers::{parse_since, resolve_service};
-use super::scope;
-
-/// The largest page of the app-version search read to find a build.
-const MAX_VERSION_FETCH: usize = 1000;
+use super::helpers::{parse_since, project_app_versions, resolve_service};
 
 /// The most entries one call returns.
 pub const MAX_LIMIT: usize = 1000;
@@ -100,23 +96,12 @@ pub fn logs(
         .map(str::trim)
         .filter(|b| !b.is_empty())
     {
-        // The search is organisation-wide: other projects' versions can fill a page, so
-        // a missing id is looked for in bigger pages before it is declared unknown.
-        let mut fetch = 100;
-        let found = loop {
-            let versions = session
-                .client
-                .search_app_versions(&session.info.project_id, fetch)?;
-            let ended = versions.len() < fetch;
-            // API-BUG-WORKAROUND: remove when search endpoints are project-scoped
-            let found = scope::only_project(versions, &session.info.project_id)
+        // Other projects' versions can fill a page, so a missing id is looked for in
+        // bigger pages before it is declared unknown.
+        let found =
+            project_app_versions(session, 100, |ours| ours.iter().any(|v| v.id == build_id))?
                 .into_iter()
                 .find(|v| v.id == build_id);
-            if found.is_some() || ended || fetch >= MAX_VERSION_FETCH {
-                break found;
-            }
-            fetch = (fetch * 4).min(MAX_VERSION_FETCH);
-        };
         let version = found.ok_or_else(|| {
             PlatformError::new(
                 ErrorCode::InvalidParameter,
