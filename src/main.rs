@@ -39,10 +39,10 @@ mod stdio {
     //! The one place with `unsafe`: duplicating file descriptors at startup.
     use std::io::{BufWriter, Write};
 
-    /// Returns a writer for the protocol stream and redirects fd 1 to stderr.
+    /// Returns a writer for the protocol stream (plus a second handle on it, for asking
+    /// whether it has room) and redirects fd 1 to stderr.
     #[cfg(unix)]
     #[allow(unsafe_code)]
-    /// The protocol stream, and a second handle on it for asking whether it has room.
     pub fn take_stdout() -> (Box<dyn Write + Send>, Option<std::fs::File>) {
         use std::os::fd::FromRawFd;
         unsafe extern "C" {

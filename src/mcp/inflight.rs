@@ -31,7 +31,6 @@ impl RequestState {
     }
 }
 
-/// All requests in flight.
 /// Every running request under its id. A client may reuse an id while an earlier request
 /// with it still runs; each keeps its own entry, so the end-of-input grace waits for both
 /// and a shutdown cancels both (one entry per id once let the older request outlive them).
@@ -45,7 +44,7 @@ impl Inflight {
         self.table.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Registers a request. A reused id replaces the older entry for cancellation purposes.
+    /// Registers a request (beside any still running under the same id).
     pub fn register(&self, id: &RequestId) -> Arc<RequestState> {
         let state = Arc::new(RequestState::default());
         self.table()
@@ -66,7 +65,6 @@ impl Inflight {
         }
     }
 
-    /// Cancels one request; unknown ids are ignored. Returns whether one was found.
     /// Cancels every running request with this id; false if there is none.
     pub fn cancel(&self, id: &RequestId) -> bool {
         let states = self.table().get(id).cloned().unwrap_or_default();

@@ -650,21 +650,17 @@ fn failure(details: Value, message: &str, suggestion: &str) -> PlatformError {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn setup_names_that_look_like_flags_are_refused() {
-        use super::check_setup_argument;
         assert!(check_setup_argument("api").is_ok());
         assert!(check_setup_argument("api-v2").is_ok());
         for bad in ["--project-id=other", "-h", "api\n--help", "a\u{0}"] {
             let err = check_setup_argument(bad).unwrap_err();
-            assert_eq!(
-                err.code,
-                crate::platform::ErrorCode::InvalidZeropsYml,
-                "{bad:?}"
-            );
+            assert_eq!(err.code, ErrorCode::InvalidZeropsYml, "{bad:?}");
         }
     }
-    use super::*;
 
     #[test]
     fn known_failures_are_explained() {

@@ -58,8 +58,9 @@ impl std::fmt::Debug for ZeropsClient {
     }
 }
 
-/// Builds the shared HTTP agent. Names are resolved by [`super::resolve::HostResolver`],
-/// not the C library, so the static binary needs no NSS modules at run time.
+/// Builds the shared HTTP agent. Names go through [`super::resolve::HostResolver`], which
+/// in the static glibc build resolves them itself (no NSS modules needed at run time) and
+/// elsewhere asks the operating system.
 pub fn agent(timeout: Duration) -> ureq::Agent {
     let config = ureq::Agent::config_builder()
         .timeout_global(Some(timeout))
