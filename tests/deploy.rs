@@ -12,7 +12,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use session::{Session, TOKEN, body, error_code, expect_error, expect_ok, fast_sim, sim_env};
+use session::{
+    Session, TOKEN, body, error_code, expect_error, expect_ok, fast_sim, sim_env, support,
+};
 use zcp::sim::SimHandle;
 use zcp::sim::demo::{API_ID, DEMO_PROJECT_ID};
 
@@ -86,23 +88,16 @@ fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
     args.get(at + 1).map(String::as_str)
 }
 
-fn alive(pid: &str) -> bool {
-    let out = std::process::Command::new("ps")
-        .args(["-o", "stat=", "-p", pid])
-        .output()
-        .unwrap();
-    let stat = String::from_utf8_lossy(&out.stdout);
-    !stat.trim().is_empty() && !stat.trim().starts_with('Z')
-}
-
 /// Waits until none of `pids` runs (a kill is not instant), failing after a bound.
 fn assert_all_gone(pids: &[String]) {
     let deadline = Instant::now() + Duration::from_secs(5);
-    while pids.iter().any(|p| alive(p)) {
+    while pids.iter().any(support::process_alive) {
         assert!(
             Instant::now() < deadline,
             "still running: {:?}",
-            pids.iter().filter(|p| alive(p)).collect::<Vec<_>>()
+            pids.iter()
+                .filter(|p| support::process_alive(p))
+                .collect::<Vec<_>>()
         );
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -377,7 +372,7 @@ fn cancel_kills_a_zcli_that_ignores_sigterm_and_its_children() {
         Some("deploy-1"),
     );
     let pids = recorded_pids(work.path());
-    assert!(pids.iter().all(|p| alive(p)), "{pids:?}");
+    assert!(pids.iter().all(support::process_alive), "{pids:?}");
     s.wait_progress("deploy-1");
     s.send(&json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId": id}}));
     assert_all_gone(&pids);

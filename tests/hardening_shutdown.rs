@@ -58,15 +58,6 @@ fn processes_mentioning(needle: &str) -> Vec<u32> {
     found
 }
 
-fn alive(pid: u32) -> bool {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    !stat.is_empty()
-        && !stat
-            .rsplit(')')
-            .next()
-            .is_some_and(|rest| rest.trim_start().starts_with('Z'))
-}
-
 fn fake_zcli() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/zcli/fake-zcli")
 }
@@ -203,13 +194,13 @@ fn shutdown_under_work(ending: Ending) {
     // No orphans: the fake zcli (its argv names the work dir) and its grandchild are gone.
     let grandchild = grandchild.unwrap();
     let gone_by = Instant::now() + Duration::from_secs(2);
-    while (alive(grandchild) || !processes_mentioning(&work_needle).is_empty())
+    while (support::process_alive(grandchild) || !processes_mentioning(&work_needle).is_empty())
         && Instant::now() < gone_by
     {
         std::thread::sleep(Duration::from_millis(20));
     }
     assert!(
-        !alive(grandchild),
+        !support::process_alive(grandchild),
         "{ending:?}: zcli's grandchild {grandchild} survived"
     );
     let left = processes_mentioning(&work_needle);

@@ -3,6 +3,8 @@
 //! process group, even when the child ignores SIGTERM.
 #![cfg(unix)]
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -45,16 +47,6 @@ fn behave(work: &Path, lines: &str) {
 
 fn record(work: &Path) -> String {
     std::fs::read_to_string(work.join(".fake-zcli.record")).unwrap()
-}
-
-fn alive(pid: &str) -> bool {
-    // `kill -0` succeeds while the process exists (zombies aside, which `ps` shows as Z).
-    let out = std::process::Command::new("ps")
-        .args(["-o", "stat=", "-p", pid])
-        .output()
-        .unwrap();
-    let stat = String::from_utf8_lossy(&out.stdout);
-    !stat.trim().is_empty() && !stat.trim().starts_with('Z')
 }
 
 #[test]
@@ -118,7 +110,7 @@ fn a_timeout_kills_a_child_that_ignores_sigterm_and_its_grandchildren() {
         .expect("grandchild pid recorded");
     std::thread::sleep(Duration::from_millis(200));
     assert!(
-        !alive(grandchild),
+        !support::process_alive(grandchild),
         "the grandchild {grandchild} must not outlive the run"
     );
 }

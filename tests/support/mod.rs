@@ -323,3 +323,13 @@ pub fn compare(expected: &[String], actual: &[String]) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// Whether process `pid` still runs (a zombie, exited but not yet reaped, does not count).
+pub fn process_alive(pid: impl std::fmt::Display) -> bool {
+    let out = Command::new("ps")
+        .args(["-o", "stat=", "-p", &pid.to_string()])
+        .output()
+        .expect("run ps");
+    let stat = String::from_utf8_lossy(&out.stdout);
+    !stat.trim().is_empty() && !stat.trim().starts_with('Z')
+}
