@@ -25,39 +25,43 @@ static PACKED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/docs.deflate"))
 /// Field boosts, in field order: title, keywords, content.
 const BOOSTS: [f64; 3] = [2.0, 1.5, 1.0];
 
+// The fields of the three result types below are declared in the alphabetical order of
+// their JSON names, so serialising a response directly writes the same bytes as going
+// through a `serde_json::Value` (whose maps are sorted) would, without that detour.
+
 /// One search hit.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Hit {
-    pub uri: String,
-    pub title: String,
     /// BM25 score, rounded to three decimals.
     pub score: f64,
     pub snippet: String,
+    pub title: String,
+    pub uri: String,
 }
 
 /// The best hit in full, so an agent rarely needs a second call.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TopResult {
-    pub uri: String,
-    pub title: String,
     /// The document's whole markdown.
     pub content: String,
+    pub title: String,
+    pub uri: String,
 }
 
 /// The answer to a search.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchResponse {
-    pub query: String,
     /// The query with the words aliases and typo fixes added; absent when none were.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expanded_query: Option<String>,
+    pub query: String,
     pub results: Vec<Hit>,
+    pub suggestions: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub top_result: Option<TopResult>,
-    pub suggestions: Vec<String>,
 }
 
 /// What the store keeps per document besides the [`Document`] itself.
@@ -187,29 +191,47 @@ impl Store {
         crate::order::sort_by(&mut documents, |a, b| a.0.uri.cmp(&b.0.uri));
         let (documents, bodies): (Vec<Document>, Vec<String>) = documents.into_iter().unzip();
 
-        let mut fields: Vec<Vec<Vec<String>>> = Vec::with_capacity(documents.len());
-        let mut texts: Vec<(String, Vec<tokenize::Token>)> = Vec::new();
+        // Terms are interned as they are read: one allocation per distinct term, not per
+        // occurrence, which keeps the build's transient memory (and so the resident size
+        // of the process afterwards) small.
+        let mut ids = bm25::WordMap::default();
+        let mut fields: Vec<Vec<Vec<u32>>> = Vec::with_capacity(documents.len());
+        let mut entries: Vec<Entry> = Vec::with_capacity(documents.len());
         // Title/keyword stems with the word first seen for each (for typo fixes).
         let mut readable: HashMap<String, String> = HashMap::new();
-        for (doc, body) in documents.iter().zip(&bodies) {
+        for (doc, body) in documents.iter().zip(bodies) {
             let keywords = doc.keywords.join(" , ");
-            for source in [doc.title.as_str(), keywords.as_str()] {
-                for token in tokenize::tokenize(source) {
-                    readable
-                        .entry(token.term)
-                        .or_insert_with(|| source[token.start..token.end].to_lowercase());
-                }
+            let mut named: [Vec<u32>; 2] = Default::default();
+            for (source, out) in [doc.title.as_str(), keywords.as_str()]
+                .into_iter()
+                .zip(&mut named)
+            {
+                tokenize::each_token(source, &mut |term, start, end| {
+                    if !readable.contains_key(term) {
+                        readable.insert(term.to_owned(), source[start..end].to_lowercase());
+                    }
+                    out.push(bm25::intern(&mut ids, term));
+                });
             }
             let text = format!("{}\n{}", doc.description, body);
-            let tokens = tokenize::tokenize(&text);
+            let mut occurrences: Vec<(u32, u32, u32)> = Vec::new();
+            tokenize::each_token(&text, &mut |term, start, end| {
+                if let (Ok(start), Ok(end)) = (u32::try_from(start), u32::try_from(end)) {
+                    occurrences.push((bm25::intern(&mut ids, term), start, end));
+                }
+            });
+            let [title, keywords] = named;
             fields.push(vec![
-                tokenize::terms(&doc.title),
-                tokenize::terms(&keywords),
-                tokens.iter().map(|t| t.term.clone()).collect(),
+                title,
+                keywords,
+                occurrences.iter().map(|o| o.0).collect(),
             ]);
-            texts.push((text, tokens));
+            crate::order::sort(&mut occurrences);
+            occurrences.shrink_to_fit();
+            entries.push(Entry { text, occurrences });
         }
-        let index = bm25::Index::build(&fields, &BOOSTS);
+        let index = bm25::Index::from_ids(ids, &fields, &BOOSTS);
+        drop(fields);
         let lexicon = query::Lexicon::new(
             documents
                 .iter()
@@ -227,23 +249,6 @@ impl Store {
                 ),
             readable,
         );
-        let entries = texts
-            .into_iter()
-            .map(|(text, tokens)| {
-                let mut occurrences: Vec<(u32, u32, u32)> = tokens
-                    .iter()
-                    .filter_map(|t| {
-                        Some((
-                            index.id(&t.term)?,
-                            u32::try_from(t.start).ok()?,
-                            u32::try_from(t.end).ok()?,
-                        ))
-                    })
-                    .collect();
-                crate::order::sort(&mut occurrences);
-                Entry { text, occurrences }
-            })
-            .collect();
         Store {
             documents,
             entries,

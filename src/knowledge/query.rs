@@ -125,13 +125,25 @@ impl Lexicon {
         fuzzy: HashMap<String, String>,
     ) -> Lexicon {
         let mut surface = WordSet::default();
+        let mut lower = String::new();
         for text in texts {
             for word in text.split(|c: char| !c.is_alphanumeric()) {
-                if !word.is_empty() && !surface.contains(word) {
-                    surface.insert(word.to_lowercase());
+                if word.is_empty() {
+                    continue;
+                }
+                lower.clear();
+                if word.is_ascii() {
+                    lower.push_str(word);
+                    lower.make_ascii_lowercase();
+                } else {
+                    lower.push_str(&word.to_lowercase());
+                }
+                if !surface.contains(lower.as_str()) {
+                    surface.insert(lower.clone());
                 }
             }
         }
+        surface.shrink_to_fit();
         let mut fuzzy: Vec<(usize, String, String)> = fuzzy
             .into_iter()
             .filter(|(stem, _)| stem.chars().count() >= 3 && stem.chars().all(char::is_alphabetic))

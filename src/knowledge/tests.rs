@@ -200,6 +200,19 @@ fn response_serialises_in_camel_case_with_empty_lists() {
 }
 
 #[test]
+fn direct_serialisation_writes_the_same_bytes_as_a_sorted_value() {
+    // The tool writes responses straight to text; clients and golden files see the keys
+    // sorted, as a `serde_json::Value` writes them.
+    let store = small();
+    for query in ["redis", "postgres connection", "qqqq", "deploy nodejs"] {
+        let response = store.search(query, 5);
+        let direct = serde_json::to_string(&response).unwrap();
+        let via_value = serde_json::to_value(&response).unwrap().to_string();
+        assert_eq!(direct, via_value, "{query}");
+    }
+}
+
+#[test]
 fn snippets_come_from_text_and_respect_utf8() {
     let store = small();
     let r = store.search("žluťoučký", 5);

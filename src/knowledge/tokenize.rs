@@ -101,21 +101,13 @@ pub fn is_stop_word(word: &str) -> bool {
 /// Splits `text` into tokens, in order of appearance.
 pub fn tokenize(text: &str) -> Vec<Token> {
     let mut out = Vec::new();
-    let mut chunk_start: Option<usize> = None;
-    for (i, c) in text.char_indices() {
-        let inside = c.is_alphanumeric() || is_joiner(c);
-        match (inside, chunk_start) {
-            (true, None) => chunk_start = Some(i),
-            (false, Some(start)) => {
-                chunk(text, start, i, &mut out);
-                chunk_start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some(start) = chunk_start {
-        chunk(text, start, text.len(), &mut out);
-    }
+    each_token(text, &mut |term, start, end| {
+        out.push(Token {
+            term: term.to_owned(),
+            start,
+            end,
+        });
+    });
     out
 }
 
@@ -124,82 +116,121 @@ pub fn terms(text: &str) -> Vec<String> {
     tokenize(text).into_iter().map(|t| t.term).collect()
 }
 
-/// Handles one run of word characters and joiners, `text[start..end]`.
-fn chunk(text: &str, start: usize, end: usize, out: &mut Vec<Token>) {
-    let raw = &text[start..end];
-    let trimmed_front = raw.trim_start_matches(is_joiner);
-    let start = start + (raw.len() - trimmed_front.len());
-    let trimmed = trimmed_front.trim_end_matches(is_joiner);
-    let end = start + trimmed.len();
-    if trimmed.is_empty() {
-        return;
-    }
-    let mut parts = 0;
-    let mut part_start: Option<usize> = None;
-    for (i, c) in trimmed.char_indices() {
-        match (c.is_alphanumeric(), part_start) {
-            (true, None) => part_start = Some(i),
-            (false, Some(s)) => {
-                part(text, start + s, start + i, out);
-                parts += 1;
-                part_start = None;
+/// [`tokenize`] without a `String` per token: `emit(term, start, end)` is called for each
+/// token in order, with the term in a buffer reused for the next one. Indexing the corpus
+/// this way allocates per distinct term instead of per occurrence.
+pub fn each_token(text: &str, emit: &mut dyn FnMut(&str, usize, usize)) {
+    let mut sink = Sink {
+        term: String::new(),
+        emit,
+    };
+    let mut chunk_start: Option<usize> = None;
+    for (i, c) in text.char_indices() {
+        let inside = c.is_alphanumeric() || is_joiner(c);
+        match (inside, chunk_start) {
+            (true, None) => chunk_start = Some(i),
+            (false, Some(start)) => {
+                sink.chunk(text, start, i);
+                chunk_start = None;
             }
             _ => {}
         }
     }
-    if let Some(s) = part_start {
-        part(text, start + s, end, out);
-        parts += 1;
+    if let Some(start) = chunk_start {
+        sink.chunk(text, start, text.len());
     }
-    if parts > 1 {
-        // `php-nginx@8.4`: the name and the version are compounds worth keeping too.
-        if let Some(at) = trimmed.find('@') {
-            for (from, to) in [(0, at), (at + 1, trimmed.len())] {
-                if trimmed[from..to].contains(is_joiner) {
-                    out.push(Token {
-                        term: trimmed[from..to].to_lowercase(),
-                        start: start + from,
-                        end: start + to,
-                    });
+}
+
+/// Where tokens go: the reused term buffer and the caller's callback.
+struct Sink<'a> {
+    term: String,
+    emit: &'a mut dyn FnMut(&str, usize, usize),
+}
+
+impl Sink<'_> {
+    /// Handles one run of word characters and joiners, `text[start..end]`.
+    fn chunk(&mut self, text: &str, start: usize, end: usize) {
+        let raw = &text[start..end];
+        let trimmed_front = raw.trim_start_matches(is_joiner);
+        let start = start + (raw.len() - trimmed_front.len());
+        let trimmed = trimmed_front.trim_end_matches(is_joiner);
+        let end = start + trimmed.len();
+        if trimmed.is_empty() {
+            return;
+        }
+        let mut parts = 0;
+        let mut part_start: Option<usize> = None;
+        for (i, c) in trimmed.char_indices() {
+            match (c.is_alphanumeric(), part_start) {
+                (true, None) => part_start = Some(i),
+                (false, Some(s)) => {
+                    self.part(text, start + s, start + i);
+                    parts += 1;
+                    part_start = None;
                 }
+                _ => {}
             }
         }
-        out.push(Token {
-            term: trimmed.to_lowercase(),
-            start,
-            end,
-        });
-    }
-}
-
-/// Handles one run of letters and digits, `text[start..end]`: the whole word and, when it
-/// is camelCase, each of its humps.
-fn part(text: &str, start: usize, end: usize, out: &mut Vec<Token>) {
-    let word = &text[start..end];
-    push_word(word, start, end, out);
-    let mut hump_start = 0;
-    let mut previous_lower = false;
-    let mut humps = 0;
-    for (i, c) in word.char_indices() {
-        if c.is_uppercase() && previous_lower {
-            push_word(&word[hump_start..i], start + hump_start, start + i, out);
-            hump_start = i;
-            humps += 1;
+        if let Some(s) = part_start {
+            self.part(text, start + s, end);
+            parts += 1;
         }
-        previous_lower = c.is_lowercase();
+        if parts > 1 {
+            // `php-nginx@8.4`: the name and the version are compounds worth keeping too.
+            if let Some(at) = trimmed.find('@') {
+                for (from, to) in [(0, at), (at + 1, trimmed.len())] {
+                    if trimmed[from..to].contains(is_joiner) {
+                        self.lower(&trimmed[from..to]);
+                        (self.emit)(&self.term, start + from, start + to);
+                    }
+                }
+            }
+            self.lower(trimmed);
+            (self.emit)(&self.term, start, end);
+        }
     }
-    if humps > 0 {
-        push_word(&word[hump_start..], start + hump_start, end, out);
-    }
-}
 
-fn push_word(word: &str, start: usize, end: usize, out: &mut Vec<Token>) {
-    let mut term = word.to_lowercase();
-    if term.chars().nth(1).is_none() || is_stop_word(&term) {
-        return;
+    /// Handles one run of letters and digits, `text[start..end]`: the whole word and, when
+    /// it is camelCase, each of its humps.
+    fn part(&mut self, text: &str, start: usize, end: usize) {
+        let word = &text[start..end];
+        self.word(word, start, end);
+        let mut hump_start = 0;
+        let mut previous_lower = false;
+        let mut humps = 0;
+        for (i, c) in word.char_indices() {
+            if c.is_uppercase() && previous_lower {
+                self.word(&word[hump_start..i], start + hump_start, start + i);
+                hump_start = i;
+                humps += 1;
+            }
+            previous_lower = c.is_lowercase();
+        }
+        if humps > 0 {
+            self.word(&word[hump_start..], start + hump_start, end);
+        }
     }
-    stem_in_place(&mut term);
-    out.push(Token { term, start, end });
+
+    fn word(&mut self, word: &str, start: usize, end: usize) {
+        self.lower(word);
+        if self.term.chars().nth(1).is_none() || is_stop_word(&self.term) {
+            return;
+        }
+        stem_in_place(&mut self.term);
+        (self.emit)(&self.term, start, end);
+    }
+
+    /// Puts `word` lower-cased into the term buffer (ASCII in place; anything else through
+    /// `str::to_lowercase`, which knows the context rules such as a final sigma).
+    fn lower(&mut self, word: &str) {
+        self.term.clear();
+        if word.is_ascii() {
+            self.term.push_str(word);
+            self.term.make_ascii_lowercase();
+        } else {
+            self.term.push_str(&word.to_lowercase());
+        }
+    }
 }
 
 /// Reduces a lower-case word to a stem shared by its inflections. Only plain ASCII words

@@ -223,23 +223,33 @@ pub(crate) fn tools_call(shared: &Shared, call: &Call<'_>) -> Result<String, Err
             (tool.handler)(&ctx)
         }
     };
+    // Legacy eras with structured content accept an object only.
+    let structured = call.era.has_titles()
+        && tool.output_schema.is_some()
+        && !output.is_error
+        && output.structured
+        && (call.era.is_modern() || output.text.starts_with('{'));
+    let structured_json = structured.then(|| output.text.clone());
     let mut result = Map::new();
     result.insert(
         "content".into(),
         json!([{ "type": "text", "text": output.text }]),
     );
-    if call.era.has_titles()
-        && tool.output_schema.is_some()
-        && !output.is_error
-        && let Some(structured) = output.structured
-        && (call.era.is_modern() || structured.is_object())
-    {
-        result.insert("structuredContent".into(), structured);
-    }
     if output.is_error {
         result.insert("isError".into(), json!(true));
     }
-    Ok(finish(shared, call, result, false))
+    let mut body = finish(shared, call, result, false);
+    if let Some(json) = structured_json {
+        // The structured JSON goes in as written, not parsed and serialised again. A
+        // result's keys come out sorted (serde_json's map without `preserve_order`), and
+        // `structuredContent` sorts after all of them (`_meta`, `content`, `isError`,
+        // `resultType`), so it belongs just before the closing brace.
+        body.pop();
+        body.push_str(",\"structuredContent\":");
+        body.push_str(&json);
+        body.push('}');
+    }
+    Ok(body)
 }
 
 fn provider_or_not_found(shared: &Shared, call: &Call<'_>) -> Result<(), ErrorReply> {

@@ -68,21 +68,30 @@ impl Tool {
     }
 }
 
-/// What a tool handler returns: one text block, optional structured data (which the
-/// engine sends as `structuredContent` in eras that have it) and the error flag.
+/// What a tool handler returns: one text block, whether that text is also the structured
+/// data (which the engine then sends as `structuredContent` in eras that have it), and the
+/// error flag.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolOutput {
     pub text: String,
-    pub structured: Option<Value>,
+    /// The text is compact JSON, to be sent verbatim as `structuredContent` as well. Keeping
+    /// one copy as text (not a `Value` serialised twice) halves the cost of large results.
+    pub structured: bool,
     pub is_error: bool,
 }
 
 impl ToolOutput {
     /// A success whose text is the compact JSON of `value`, mirrored as structured content.
     pub fn json(value: Value) -> ToolOutput {
+        ToolOutput::json_text(value.to_string())
+    }
+
+    /// [`ToolOutput::json`] for a value already serialised: `json` must be compact JSON
+    /// (what `serde_json::to_string` writes), since it goes on the wire unchanged.
+    pub fn json_text(json: String) -> ToolOutput {
         ToolOutput {
-            text: value.to_string(),
-            structured: Some(value),
+            text: json,
+            structured: true,
             is_error: false,
         }
     }
@@ -92,7 +101,7 @@ impl ToolOutput {
     pub fn error_json(value: &Value) -> ToolOutput {
         ToolOutput {
             text: value.to_string(),
-            structured: None,
+            structured: false,
             is_error: true,
         }
     }
@@ -101,7 +110,7 @@ impl ToolOutput {
     pub fn text(text: impl Into<String>) -> ToolOutput {
         ToolOutput {
             text: text.into(),
-            structured: None,
+            structured: false,
             is_error: false,
         }
     }

@@ -65,6 +65,11 @@ pub enum Keep {
 /// A success result, cut to [`MAX_RESULT_BYTES`] if needed. `hint` tells the agent how to
 /// ask for less (e.g. "lower `limit` or set `since`").
 pub fn success(value: Value, keep: Keep, hint: &str) -> ToolOutput {
+    // Almost every result fits: serialise once and keep that text.
+    let text = value.to_string();
+    if text.len() <= MAX_RESULT_BYTES {
+        return ToolOutput::json_text(text);
+    }
     ToolOutput::json(fit(value, MAX_RESULT_BYTES, keep, hint))
 }
 
