@@ -9,8 +9,13 @@ target=x86_64-unknown-linux-gnu
 RUSTFLAGS='-C target-feature=+crt-static -C relocation-model=static -C link-arg=-Wl,--icf=all' \
   cargo build --release --locked --target "$target"
 cargo build --release --locked --manifest-path bench/peer/Cargo.toml
+# The peer once more with cargo's default release profile (its size is reported beside).
+CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+  CARGO_PROFILE_RELEASE_STRIP=debuginfo CARGO_TARGET_DIR=bench/peer/target/default-profile \
+  cargo build --release --locked --manifest-path bench/peer/Cargo.toml
 cargo bench --locked --bench protocol -- \
   --zcp "${CARGO_TARGET_DIR:-target}/$target/release/zcp" \
   --peer bench/peer/target/release/zcp-bench-peer \
+  --peer-default bench/peer/target/default-profile/release/zcp-bench-peer \
   --peer-lock bench/peer/Cargo.lock \
   --out BENCHMARKS.md

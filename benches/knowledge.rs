@@ -50,9 +50,13 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
 
 fn main() {
     let (rounds, build_count) = rounds();
+    let rss_before = resident_kib();
     let started = Instant::now();
     let store = knowledge::store();
     let first_call = started.elapsed();
+    // What building the store adds to the process (on this, the main, thread; the server
+    // builds it on a worker, whose malloc arena adds a little more).
+    let rss_added = resident_kib().saturating_sub(rss_before);
 
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("embedded_docs");
     let mut sources = Vec::new();
@@ -91,6 +95,10 @@ fn main() {
         sources.iter().map(|(_, m)| m.len()).sum::<usize>()
     );
     println!(
+        "resident memory added by the first store() call: {:.2} MiB",
+        rss_added as f64 / 1024.0
+    );
+    println!(
         "index build: first store() call {:.2} ms; from_documents p50 {:.2} ms, max {:.2} ms ({build_count} builds)",
         first_call.as_secs_f64() * 1e3,
         percentile(&builds, 0.5) / 1e3,
@@ -107,4 +115,14 @@ fn main() {
     for (p50, query) in per_query.iter().take(5) {
         println!("  {p50:8.2} µs  {query:?}");
     }
+}
+
+/// This process's resident set (VmRSS), in KiB; 0 where /proc is not available.
+fn resident_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
 }

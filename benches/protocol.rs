@@ -118,7 +118,9 @@ impl Session {
                 let _ = self.child.wait();
                 return started.elapsed();
             }
-            std::thread::sleep(Duration::from_micros(500));
+            // A fine poll (`try_wait` is one non-blocking waitpid): exits take about a
+            // millisecond, and a coarse step would round both subjects to the same steps.
+            std::thread::sleep(Duration::from_micros(20));
         }
     }
 }
@@ -145,13 +147,14 @@ fn measure(subject: &Subject) -> Vec<Figure> {
     // Spawn -> initialize answer.
     let mut spawn_init = Vec::new();
     let mut spawn_list = Vec::new();
+    let mut idle_exits = Vec::new();
     for _ in 0..40 {
         let started = Instant::now();
         let mut s = subject.spawn(&[]);
         s.send(INIT);
         s.until_id(0);
         spawn_init.push(started.elapsed());
-        s.close_and_time_exit();
+        idle_exits.push(s.close_and_time_exit());
 
         let started = Instant::now();
         let mut s = subject.spawn(&[]);
@@ -160,7 +163,7 @@ fn measure(subject: &Subject) -> Vec<Figure> {
         s.send(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
         s.until_id(1);
         spawn_list.push(started.elapsed());
-        s.close_and_time_exit();
+        idle_exits.push(s.close_and_time_exit());
     }
     out.push((
         "spawn → initialize answer, p50",
@@ -270,8 +273,14 @@ fn measure(subject: &Subject) -> Vec<Figure> {
         true,
     ));
     out.push((
-        "exit after stdin EOF, idle",
+        "exit after stdin EOF, idle after the load above",
         ms(s.close_and_time_exit()),
+        "ms",
+        true,
+    ));
+    out.push((
+        "exit after stdin EOF, idle, p50 of 80 fresh sessions",
+        ms(percentile(&mut idle_exits, 0.5)),
         "ms",
         true,
     ));
@@ -488,6 +497,22 @@ except throughput.\n\n{table}",
             .and_then(|lock| locked_version(&lock, "rmcp"))
             .unwrap_or_else(|| "(version unknown)".into()),
     );
+    // The peer as cargo builds it by default, for the size row's context: the tuned build
+    // above is smaller than what an rmcp server usually ships.
+    let report = match arg("--peer-default") {
+        Some(path) => {
+            let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0) as f64;
+            let mib = bytes / (1024.0 * 1024.0);
+            let ours = rows.last().map_or(0.0, |r| r.values[0]);
+            format!(
+                "{report}\nThe same peer built with cargo's default release profile (no LTO, 16 \
+codegen units, debug info stripped, symbols kept) is {} MiB; zcp's binary is {:.2} of that.\n",
+                fmt(mib),
+                ours / mib
+            )
+        }
+        None => report,
+    };
     println!("{report}");
     if let Some(out) = arg("--out") {
         let existing = std::fs::read_to_string(&out).unwrap_or_default();
