@@ -85,8 +85,10 @@ pub fn intern(ids: &mut WordMap<u32>, term: &str) -> u32 {
 }
 
 impl Index {
-    /// Builds the index from terms as text. `docs[d][f]` holds the terms of field `f` of
+    /// Builds the index from terms as text (the unit tests' way in; the store interns as
+    /// it tokenizes and calls [`Index::from_ids`]). `docs[d][f]` holds the terms of field `f` of
     /// document `d`; `boosts[f]` is that field's weight. Fields beyond `boosts` are ignored.
+    #[cfg(test)]
     pub fn build(docs: &[Vec<Vec<String>>], boosts: &[f64]) -> Index {
         let mut ids = WordMap::default();
         let docs: Vec<Vec<Vec<u32>>> = docs

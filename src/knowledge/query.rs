@@ -131,13 +131,7 @@ impl Lexicon {
                 if word.is_empty() {
                     continue;
                 }
-                lower.clear();
-                if word.is_ascii() {
-                    lower.push_str(word);
-                    lower.make_ascii_lowercase();
-                } else {
-                    lower.push_str(&word.to_lowercase());
-                }
+                super::tokenize::lower_into(&mut lower, word);
                 if !surface.contains(lower.as_str()) {
                     surface.insert(lower.clone());
                 }

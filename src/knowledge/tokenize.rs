@@ -180,12 +180,12 @@ impl Sink<'_> {
             if let Some(at) = trimmed.find('@') {
                 for (from, to) in [(0, at), (at + 1, trimmed.len())] {
                     if trimmed[from..to].contains(is_joiner) {
-                        self.lower(&trimmed[from..to]);
+                        lower_into(&mut self.term, &trimmed[from..to]);
                         (self.emit)(&self.term, start + from, start + to);
                     }
                 }
             }
-            self.lower(trimmed);
+            lower_into(&mut self.term, trimmed);
             (self.emit)(&self.term, start, end);
         }
     }
@@ -212,24 +212,25 @@ impl Sink<'_> {
     }
 
     fn word(&mut self, word: &str, start: usize, end: usize) {
-        self.lower(word);
+        lower_into(&mut self.term, word);
         if self.term.chars().nth(1).is_none() || is_stop_word(&self.term) {
             return;
         }
         stem_in_place(&mut self.term);
         (self.emit)(&self.term, start, end);
     }
+}
 
-    /// Puts `word` lower-cased into the term buffer (ASCII in place; anything else through
-    /// `str::to_lowercase`, which knows the context rules such as a final sigma).
-    fn lower(&mut self, word: &str) {
-        self.term.clear();
-        if word.is_ascii() {
-            self.term.push_str(word);
-            self.term.make_ascii_lowercase();
-        } else {
-            self.term.push_str(&word.to_lowercase());
-        }
+/// Replaces the contents of `buf` with `word` lower-cased, reusing its allocation: ASCII
+/// in place, anything else through `str::to_lowercase` (which knows context rules such as
+/// a final sigma), so the result always equals `word.to_lowercase()`.
+pub fn lower_into(buf: &mut String, word: &str) {
+    buf.clear();
+    if word.is_ascii() {
+        buf.push_str(word);
+        buf.make_ascii_lowercase();
+    } else {
+        buf.push_str(&word.to_lowercase());
     }
 }
 

@@ -10,7 +10,7 @@ use crate::mcp::{
     ResourceContents, ResourceInfo, ResourceProvider, ResourceTemplate, Tool, ToolOutput,
 };
 
-use super::output::{Keep, MAX_RESULT_BYTES, ToolError, success};
+use super::output::{Keep, ToolError, success_of};
 use super::spec::READ_ONLY_LOCAL;
 
 const DESCRIPTION: &str = "Search the built-in Zerops documentation (services, runtimes, zerops.yml, \
@@ -71,26 +71,11 @@ fn search(arguments: &Value) -> ToolOutput {
         .unwrap_or(5)
         .clamp(1, 20);
     let response = knowledge::store().search(query, usize::try_from(limit).unwrap_or(5));
-    // A search result is small (snippets, one document): written straight to text, it
-    // skips building a `Value`. The cut-to-fit path below stays for safety.
-    if let Ok(text) = serde_json::to_string(&response)
-        && text.len() <= MAX_RESULT_BYTES
-    {
-        return ToolOutput::json_text(text);
-    }
-    match serde_json::to_value(&response) {
-        Ok(value) => success(
-            value,
-            Keep::Head,
-            "lower `limit`, or read a document in full as a resource (zerops://docs/...)",
-        ),
-        Err(err) => ToolError::new(
-            "UNKNOWN",
-            format!("Could not encode the search result: {err}"),
-            "Retry the search.",
-        )
-        .into_output(),
-    }
+    success_of(
+        &response,
+        Keep::Head,
+        "lower `limit`, or read a document in full as a resource (zerops://docs/...)",
+    )
 }
 
 /// Serves every embedded document as `zerops://docs/<category>/<name>`.

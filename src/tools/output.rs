@@ -2,6 +2,7 @@
 //! structured content, errors are JSON `{code, error, suggestion}` with `isError`, and no
 //! result grows past about 80 KB of text (hosts reject or silently cut bigger ones).
 
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use crate::mcp::ToolOutput;
@@ -71,6 +72,28 @@ pub fn success(value: Value, keep: Keep, hint: &str) -> ToolOutput {
         return ToolOutput::json_text(text);
     }
     ToolOutput::json(fit(value, MAX_RESULT_BYTES, keep, hint))
+}
+
+/// [`success`] for a result type: written straight to text when it fits, so no `Value`
+/// is built (the common case); through a `Value` and [`fit`] when it must be cut. Declare
+/// `T`'s fields in the sorted order of their JSON names: both paths then write the keys
+/// in the same order, as every other tool's results have them.
+pub fn success_of<T: Serialize>(result: &T, keep: Keep, hint: &str) -> ToolOutput {
+    let encoded = serde_json::to_string(result).and_then(|text| {
+        if text.len() <= MAX_RESULT_BYTES {
+            Ok(ToolOutput::json_text(text))
+        } else {
+            serde_json::to_value(result).map(|value| success(value, keep, hint))
+        }
+    });
+    encoded.unwrap_or_else(|err| {
+        ToolError::new(
+            "UNKNOWN",
+            format!("Could not encode the result: {err}"),
+            "Retry the call.",
+        )
+        .into_output()
+    })
 }
 
 /// Shrinks an object until its compact JSON fits `limit` bytes: first by dropping items
