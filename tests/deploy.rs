@@ -360,8 +360,22 @@ fn a_missing_zcli_is_reported_with_the_install_command() {
     );
 }
 
-#[test]
-fn cancel_kills_a_zcli_that_ignores_sigterm_and_its_children() {
+/// What a fake zcli that ignores SIGTERM, starts a grandchild and would run for a minute
+/// needs to stay alive, with the deploy call already running against it.
+struct StubbornDeploy {
+    s: Session,
+    /// Id of the running `zerops_deploy` call.
+    id: i64,
+    /// The fake zcli's pid and its grandchild's.
+    pids: Vec<String>,
+    _sim: SimHandle,
+    _bin: tempfile::TempDir,
+    _work: tempfile::TempDir,
+}
+
+/// Starts a `zerops_deploy` of service `api` with a stubborn fake zcli and waits until
+/// both of its processes have recorded their pids.
+fn stubborn_deploy(progress: Option<&str>) -> StubbornDeploy {
     let sim = fast_sim();
     let bin = zcli_dir();
     let work = work_dir(Some(ZEROPS_YML), "ignore_term=1\ngrandchild=1\nsleep=60\n");
@@ -369,9 +383,26 @@ fn cancel_kills_a_zcli_that_ignores_sigterm_and_its_children() {
     let id = s.start_call(
         "zerops_deploy",
         json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
-        Some("deploy-1"),
+        progress,
     );
     let pids = recorded_pids(work.path());
+    StubbornDeploy {
+        s,
+        id,
+        pids,
+        _sim: sim,
+        _bin: bin,
+        _work: work,
+    }
+}
+
+#[test]
+fn cancel_kills_a_zcli_that_ignores_sigterm_and_its_children() {
+    // Bound whole, so the simulator and the directories live to the end of the test.
+    let deploy = stubborn_deploy(Some("deploy-1"));
+    let StubbornDeploy {
+        mut s, id, pids, ..
+    } = deploy;
     assert!(pids.iter().all(support::process_alive), "{pids:?}");
     s.wait_progress("deploy-1");
     s.send(&json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId": id}}));
@@ -388,16 +419,8 @@ fn cancel_kills_a_zcli_that_ignores_sigterm_and_its_children() {
 
 #[test]
 fn eof_during_a_deploy_leaves_no_orphan() {
-    let sim = fast_sim();
-    let bin = zcli_dir();
-    let work = work_dir(Some(ZEROPS_YML), "ignore_term=1\ngrandchild=1\nsleep=60\n");
-    let mut s = Session::start(&deploy_env(&sim, bin.path()));
-    s.start_call(
-        "zerops_deploy",
-        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
-        None,
-    );
-    let pids = recorded_pids(work.path());
+    let deploy = stubborn_deploy(None);
+    let StubbornDeploy { s, pids, .. } = deploy;
     let closed = Instant::now();
     s.finish();
     assert!(closed.elapsed() < Duration::from_secs(10));
@@ -634,16 +657,8 @@ fn the_new_version_is_found_behind_other_projects_deploys() {
 
 #[test]
 fn sigterm_during_a_deploy_leaves_no_orphan() {
-    let sim = fast_sim();
-    let bin = zcli_dir();
-    let work = work_dir(Some(ZEROPS_YML), "ignore_term=1\ngrandchild=1\nsleep=60\n");
-    let mut s = Session::start(&deploy_env(&sim, bin.path()));
-    s.start_call(
-        "zerops_deploy",
-        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
-        None,
-    );
-    let pids = recorded_pids(work.path());
+    let deploy = stubborn_deploy(None);
+    let StubbornDeploy { s, pids, .. } = deploy;
     let status = std::process::Command::new("kill")
         .args(["-TERM", &s.pid().to_string()])
         .status()

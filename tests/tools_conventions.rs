@@ -115,6 +115,8 @@ fn every_tool_follows_the_conventions() {
     for name in TOOLS {
         assert!(instructions.contains(name), "instructions omit {name}");
     }
+    // The PRD: the instructions must not point at a "configure" tool (none exists).
+    assert!(!instructions.contains("configure"), "{instructions}");
 
     let mut problems = Vec::new();
     for tool in tools {

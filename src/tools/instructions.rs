@@ -22,30 +22,5 @@ Env changes reach running containers only after zerops_manage restart.
 Services reach each other over plain http://<hostname>:<port> on the private network; apps must listen on 0.0.0.0.
 Errors are JSON {code, error, suggestion}: follow the suggestion.";
 
-#[cfg(test)]
-mod tests {
-    use super::INSTRUCTIONS;
-
-    #[test]
-    fn instructions_name_every_tool_and_stay_small() {
-        let tools = [
-            "zerops_discover",
-            "zerops_manage",
-            "zerops_env",
-            "zerops_logs",
-            "zerops_deploy",
-            "zerops_import",
-            "zerops_validate",
-            "zerops_knowledge",
-            "zerops_process",
-            "zerops_delete",
-            "zerops_subdomain",
-            "zerops_events",
-        ];
-        for tool in tools {
-            assert!(INSTRUCTIONS.contains(tool), "{tool} missing");
-        }
-        assert!(INSTRUCTIONS.len() < 2048, "{} bytes", INSTRUCTIONS.len());
-        assert!(!INSTRUCTIONS.contains("configure"));
-    }
-}
+// Checked through the binary by `tests/tools_conventions.rs`: every tool named (against
+// the served tools/list), under 2 KB, and no "configure" tool.
