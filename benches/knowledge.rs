@@ -12,6 +12,9 @@ use zcp::knowledge::{self, Store};
 #[path = "../tests/support/knowledge_queries.rs"]
 mod queries;
 
+#[path = "../tests/support/proc_status.rs"]
+mod proc_status;
+
 /// Timed calls per query (after the warm-up), and index builds timed. `cargo bench`
 /// passes `--bench`; `cargo test --all-targets` runs this once without it, as a smoke test.
 fn rounds() -> (usize, usize) {
@@ -119,10 +122,5 @@ fn main() {
 
 /// This process's resident set (VmRSS), in KiB; 0 where /proc is not available.
 fn resident_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .unwrap_or_default()
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
+    proc_status::status_kib("self", "VmRSS").unwrap_or(0)
 }

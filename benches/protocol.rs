@@ -6,6 +6,9 @@
 //!
 //! Every figure is measured here, in one run, on this machine; nothing is asserted.
 
+#[path = "../tests/support/proc_status.rs"]
+mod proc_status;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -96,13 +99,7 @@ impl Session {
     }
 
     fn rss_kib(&self) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
-            .unwrap_or_default();
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix("VmRSS:"))
-            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-            .unwrap_or(0)
+        proc_status::status_kib(&self.child.id().to_string(), "VmRSS").unwrap_or(0)
     }
 
     /// Closes stdin and returns how long the process took to exit (capped at 10 s).

@@ -6,6 +6,8 @@
 //! peak resident memory (see BENCHMARKS.md, "Load", and scripts/load-bench).
 #![cfg(target_os = "linux")]
 
+#[path = "support/proc_status.rs"]
+mod proc_status;
 mod support;
 
 use std::collections::HashMap;
@@ -96,11 +98,7 @@ fn mixed(n: usize) -> Load {
 
 /// Peak resident set (VmHWM) of a live process, in KiB.
 fn peak_rss_kib(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+    proc_status::status_kib(&pid.to_string(), "VmHWM")
 }
 
 fn run(n: usize) {
