@@ -11,9 +11,11 @@
 //! `write` or `flush`, so the protocol writer notices and shuts down quietly.
 //!
 //! Fast path: handing every line to the drain thread costs a thread wake-up per answer
-//! (tens of µs on a busy VM, most of a `ping` round trip). When nothing is queued and a
-//! [`ReadyCheck`] says the stream takes the line at once without blocking, the writer
-//! writes it itself; otherwise the line is queued as before.
+//! (tens of µs on a busy VM, most of a `ping` round trip). When nothing is queued, the
+//! writer writes the line itself, in pieces of at most [`DIRECT_PIECE`] bytes, each only
+//! after a [`ReadyCheck`] says the stream takes it at once without blocking. Whatever the
+//! check refuses goes to the front of the queue. While a writer holds the stream the drain
+//! thread waits, so nothing can overtake the rest of a line or an earlier line.
 
 use std::collections::VecDeque;
 use std::io::{self, Write};
@@ -28,13 +30,19 @@ pub struct Outbox {
 /// Says whether `len` bytes can be written to the real stream now without blocking.
 pub type ReadyCheck = Box<dyn Fn(usize) -> bool + Send + Sync>;
 
+/// The largest piece the fast path writes at a time: a pipe with any room at all takes up
+/// to `PIPE_BUF` (4096 on Linux) bytes whole, so one readiness check covers one piece.
+pub const DIRECT_PIECE: usize = 4096;
+
 struct Shared {
     state: Mutex<State>,
     /// The real stream: held by the drain thread while it writes a batch, or by a writer on
     /// the fast path (never both: `State::writing` marks who has it).
     out: Mutex<Box<dyn Write + Send>>,
     ready: Option<ReadyCheck>,
-    /// Signalled when bytes arrive (for the drain thread).
+    /// The fast path's piece size ([`DIRECT_PIECE`]; smaller in tests).
+    piece: usize,
+    /// Signalled when bytes arrive or a fast-path writer lets go (for the drain thread).
     filled: Condvar,
     /// Signalled when bytes leave or the stream fails (for writers and flush).
     drained: Condvar,
@@ -46,7 +54,7 @@ struct Shared {
 struct State {
     chunks: VecDeque<Vec<u8>>,
     queued: usize,
-    /// A chunk taken by the drain thread and not yet fully written.
+    /// The stream is held: by the drain thread for a batch, or by a fast-path writer.
     writing: bool,
     failed: Option<io::ErrorKind>,
 }
@@ -65,18 +73,23 @@ impl Outbox {
 
     /// [`Outbox::new`] with the fast path enabled by `ready`.
     pub fn with_ready_check(out: Box<dyn Write + Send>, ready: ReadyCheck) -> io::Result<Outbox> {
-        Outbox::build(out, Outbox::DEFAULT_CAP, Some(ready))
+        Outbox::build(out, Outbox::DEFAULT_CAP, Some((ready, DIRECT_PIECE)))
     }
 
     fn build(
         out: Box<dyn Write + Send>,
         cap: usize,
-        ready: Option<ReadyCheck>,
+        ready: Option<(ReadyCheck, usize)>,
     ) -> io::Result<Outbox> {
+        let (ready, piece) = match ready {
+            Some((check, piece)) => (Some(check), piece.max(1)),
+            None => (None, DIRECT_PIECE),
+        };
         let shared = Arc::new(Shared {
             state: Mutex::new(State::default()),
             out: Mutex::new(out),
             ready,
+            piece,
             filled: Condvar::new(),
             drained: Condvar::new(),
             cap: cap.max(1),
@@ -123,6 +136,28 @@ impl Shared {
             return;
         }
         self.drained.notify_all();
+        // A fast-path writer let go: lines queued meanwhile are the drain thread's now.
+        if !state.chunks.is_empty() {
+            self.filled.notify_one();
+        }
+    }
+
+    /// The fast path: writes `buf` in pieces while the stream takes them without blocking.
+    /// The caller holds the stream (`writing`), so the drain thread waits. Returns the bytes
+    /// written and the result; what was not written is left to the caller.
+    fn write_directly(&self, ready: &ReadyCheck, buf: &[u8]) -> (usize, io::Result<()>) {
+        let mut out = self.out();
+        let mut written = 0;
+        for piece in buf.chunks(self.piece) {
+            if !ready(piece.len()) {
+                break;
+            }
+            if let Err(err) = out.write_all(piece).and_then(|()| out.flush()) {
+                return (written, Err(err));
+            }
+            written += piece.len();
+        }
+        (written, Ok(()))
     }
 }
 
@@ -132,7 +167,7 @@ fn drain_loop(shared: &Shared) {
         // batch rather than per line.
         let batch: Vec<Vec<u8>> = {
             let mut state = shared.lock();
-            while state.chunks.is_empty() {
+            while state.chunks.is_empty() || state.writing {
                 state = shared.filled.wait(state).unwrap_or_else(|p| p.into_inner());
             }
             state.writing = true;
@@ -175,22 +210,23 @@ impl Write for Outbox {
             return Err(kind.into());
         }
         state.queued += buf.len();
-        let direct = state.chunks.is_empty()
-            && !state.writing
-            && shared.ready.as_ref().is_some_and(|ready| ready(buf.len()));
-        if direct {
+        let ready = shared.ready.as_ref();
+        if let Some(ready) = ready.filter(|_| state.chunks.is_empty() && !state.writing) {
             state.writing = true;
             drop(state);
-            let result = {
-                let mut out = shared.out();
-                out.write_all(buf).and_then(|()| out.flush())
-            };
-            let kind = result.as_ref().err().map(io::Error::kind);
-            shared.finish_write(buf.len(), result);
-            return match kind {
-                Some(kind) => Err(kind.into()),
-                None => Ok(buf.len()),
-            };
+            let (written, result) = shared.write_directly(ready, buf);
+            if let Err(err) = result {
+                let kind = err.kind();
+                shared.finish_write(buf.len(), Err(err));
+                return Err(kind.into());
+            }
+            if written < buf.len() {
+                // The rest goes first in line: the drain thread has waited all along, so
+                // whatever was queued meanwhile came later.
+                shared.lock().chunks.push_front(buf[written..].to_vec());
+            }
+            shared.finish_write(written, Ok(()));
+            return Ok(buf.len());
         }
         state.chunks.push_back(buf.to_vec());
         shared.filled.notify_one();
@@ -207,14 +243,14 @@ impl Write for Outbox {
     }
 }
 
-/// A [`ReadyCheck`] for a pipe, terminal or file: at most `PIPE_BUF` (4096) bytes, which a
-/// pipe takes whole once it has any room, and `poll` (no wait) reports room.
+/// A [`ReadyCheck`] for a pipe, terminal or file: at most `PIPE_BUF` ([`DIRECT_PIECE`])
+/// bytes, which a pipe takes whole once it has any room, and `poll` (no wait) reports room.
 #[cfg(unix)]
 pub fn writable_now(stream: std::fs::File) -> ReadyCheck {
     use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
     use std::os::fd::AsFd;
     Box::new(move |len| {
-        if len > 4096 {
+        if len > DIRECT_PIECE {
             return false;
         }
         let mut fds = [PollFd::new(stream.as_fd(), PollFlags::POLLOUT)];
@@ -366,6 +402,36 @@ mod tests {
         let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
         let numbers: Vec<usize> = text.lines().skip(1).map(|l| l.parse().unwrap()).collect();
         assert_eq!(numbers, (0..200).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_long_line_goes_out_in_pieces_and_the_queue_takes_the_rest_in_order() {
+        let sink = Shared::default();
+        // The stream takes three 4-byte pieces at once, then reports no room.
+        let budget = Arc::new(Mutex::new(3));
+        let left = budget.clone();
+        let ready: ReadyCheck = Box::new(move |len| {
+            let mut left = left.lock().unwrap();
+            let room = len <= 4 && *left > 0;
+            if room {
+                *left -= 1;
+            }
+            room
+        });
+        let mut outbox = Outbox::build(Box::new(sink.clone()), 1 << 20, Some((ready, 4))).unwrap();
+        let drain = outbox.drain();
+        outbox.write_all(b"abcdefghijklmnopqrstuvwxyz\n").unwrap();
+        // This thread wrote three pieces (the budget is spent); the drain thread the rest.
+        assert_eq!(*budget.lock().unwrap(), 0);
+        assert!(sink.0.lock().unwrap().starts_with(b"abcdefghijkl"));
+        // Lines written meanwhile queue behind the rest of the long one.
+        *budget.lock().unwrap() = 100;
+        outbox.write_all(b"next\n").unwrap();
+        assert!(drain.wait(Duration::from_secs(10)));
+        assert_eq!(
+            sink.0.lock().unwrap().as_slice(),
+            b"abcdefghijklmnopqrstuvwxyz\nnext\n"
+        );
     }
 
     #[test]

@@ -50,17 +50,12 @@ impl Writer {
         if self.is_gone() || !allowed() {
             return false;
         }
-        // A short line goes out in one write with its newline, so the stdout queue can
-        // hand it straight to the pipe (see outbox.rs); long ones are not copied.
-        let result = if line.len() < 4096 {
-            let mut whole = Vec::with_capacity(line.len() + 1);
-            whole.extend_from_slice(line);
-            whole.push(b'\n');
-            out.write_all(&whole)
-        } else {
-            out.write_all(line).and_then(|()| out.write_all(b"\n"))
-        }
-        .and_then(|()| out.flush());
+        // The line goes out in one write with its newline, so the stdout queue's fast
+        // path (outbox.rs) needs no second readiness check and write for the newline.
+        let mut whole = Vec::with_capacity(line.len() + 1);
+        whole.extend_from_slice(line);
+        whole.push(b'\n');
+        let result = out.write_all(&whole).and_then(|()| out.flush());
         drop(out);
         match result {
             Ok(()) => true,
