@@ -10,6 +10,9 @@
 //! * [`platform`], [`auth`]: the Zerops API client, its types and errors, credentials.
 //! * [`knowledge`]: the embedded documents and their BM25 index.
 //! * [`sim`]: a loopback Zerops API simulator for tests and `--demo`.
+//!
+//! Small helpers any layer may use: [`json_string`] (fast JSON string literals),
+//! [`order`], [`time`].
 #![forbid(unsafe_code)]
 // Platform errors carry the API's code, field-level meta and HTTP status so an agent can act
 // on them; they are built only on failure, so their size never costs the success path.
@@ -28,6 +31,7 @@ macro_rules! json_text {
 
 pub mod auth;
 pub mod cancel;
+pub mod json_string;
 pub mod knowledge;
 pub mod log;
 pub mod mcp;

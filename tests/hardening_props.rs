@@ -252,6 +252,8 @@ proptest! {
         let store = knowledge::store();
         let response = store.search(&query, limit);
         prop_assert!(response.results.len() <= limit);
+        // The hand-written JSON the tool sends is what serde_json writes.
+        prop_assert_eq!(response.to_json(), serde_json::to_string(&response).unwrap());
         for hit in &response.results {
             prop_assert!(store.get(&hit.uri).is_some());
             prop_assert!(hit.score.is_finite());
@@ -259,6 +261,16 @@ proptest! {
             prop_assert!(!hit.snippet.contains('\u{FFFD}'), "{:?}", hit.snippet);
             prop_assert!(std::str::from_utf8(hit.snippet.as_bytes()).is_ok());
         }
+    }
+
+    #[test]
+    fn json_strings_match_serde_json(text in prop_oneof![
+        "\\PC{0,40}",
+        "[\"\\\\\\x00-\\x1f a-z{}:,é🚀\\x7f]{0,80}",
+    ]) {
+        let mut out = String::new();
+        zcp::json_string::push_json_string(&mut out, &text);
+        prop_assert_eq!(out, serde_json::to_string(&text).unwrap());
     }
 
     #[test]

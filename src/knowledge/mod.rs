@@ -17,6 +17,8 @@ use std::sync::OnceLock;
 
 use serde::Serialize;
 
+use crate::json_string::push_json_string;
+
 pub use document::{CodeBlock, Document, DocumentError, Extract, URI_PREFIX};
 
 /// `embedded_docs/`, packed and deflated by build.rs (record layout described there).
@@ -62,6 +64,67 @@ pub struct SearchResponse {
     pub suggestions: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub top_result: Option<TopResult>,
+}
+
+impl SearchResponse {
+    /// The compact JSON that serde_json writes for this response (a test pins the two
+    /// together), written by hand: the size-optimised build's serde_json escapes a byte
+    /// per step, and the answer carries a whole document (see [`crate::json_string`]).
+    pub fn to_json(&self) -> String {
+        let top_len = self.top_result.as_ref().map_or(0, |top| top.content.len());
+        let mut out = String::with_capacity(512 + top_len + top_len / 8 + self.results.len() * 400);
+        out.push('{');
+        if let Some(expanded) = &self.expanded_query {
+            push_member(&mut out, "expandedQuery", expanded);
+            out.push(',');
+        }
+        push_member(&mut out, "query", &self.query);
+        out.push_str(",\"results\":[");
+        for (i, hit) in self.results.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"score\":");
+            match serde_json::Number::from_f64(hit.score) {
+                Some(score) => out.push_str(&score.to_string()),
+                None => out.push_str("null"),
+            }
+            out.push(',');
+            push_member(&mut out, "snippet", &hit.snippet);
+            out.push(',');
+            push_member(&mut out, "title", &hit.title);
+            out.push(',');
+            push_member(&mut out, "uri", &hit.uri);
+            out.push('}');
+        }
+        out.push_str("],\"suggestions\":[");
+        for (i, suggestion) in self.suggestions.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            push_json_string(&mut out, suggestion);
+        }
+        out.push(']');
+        if let Some(top) = &self.top_result {
+            out.push_str(",\"topResult\":{");
+            push_member(&mut out, "content", &top.content);
+            out.push(',');
+            push_member(&mut out, "title", &top.title);
+            out.push(',');
+            push_member(&mut out, "uri", &top.uri);
+            out.push('}');
+        }
+        out.push('}');
+        out
+    }
+}
+
+/// `"key":"value"` (the key is a plain identifier, written as is).
+fn push_member(out: &mut String, key: &str, value: &str) {
+    out.push('"');
+    out.push_str(key);
+    out.push_str("\":");
+    push_json_string(out, value);
 }
 
 /// What the store keeps per document besides the [`Document`] itself.

@@ -209,6 +209,25 @@ fn direct_serialisation_writes_the_same_bytes_as_a_sorted_value() {
         let direct = serde_json::to_string(&response).unwrap();
         let via_value = serde_json::to_value(&response).unwrap().to_string();
         assert_eq!(direct, via_value, "{query}");
+        assert_eq!(response.to_json(), direct, "{query}");
+    }
+    // The embedded documents: whole markdown documents, aliases, typo fixes, no match.
+    let store = crate::knowledge::store();
+    for query in [
+        "postgresql connection string",
+        "postgre conection",
+        "nodjs zerops.yml build",
+        "502 bad gateway",
+        "\"quoted\" \\ back\tslash",
+        "žluťoučký kůň",
+        "qqqxyzzy",
+    ] {
+        let response = store.search(query, 20);
+        assert_eq!(
+            response.to_json(),
+            serde_json::to_string(&response).unwrap(),
+            "{query}"
+        );
     }
 }
 

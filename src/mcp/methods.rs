@@ -10,6 +10,7 @@ use super::jsonrpc::{ErrorReply, code};
 use super::registry::ResourceProvider;
 use super::schema;
 use super::server::Shared;
+use crate::json_string;
 
 fn invalid(call: &Call<'_>, message: impl Into<String>) -> ErrorReply {
     ErrorReply::new(Some(call.id.clone()), code::INVALID_PARAMS, message)
@@ -229,27 +230,62 @@ pub(crate) fn tools_call(shared: &Shared, call: &Call<'_>) -> Result<String, Err
         && !output.is_error
         && output.structured
         && (call.era.is_modern() || output.text.starts_with('{'));
-    let structured_json = structured.then(|| output.text.clone());
     let mut result = Map::new();
-    result.insert(
-        "content".into(),
-        json!([{ "type": "text", "text": output.text }]),
-    );
     if output.is_error {
         result.insert("isError".into(), json!(true));
     }
-    let mut body = finish(shared, call, result, false);
-    if let Some(json) = structured_json {
-        // The structured JSON goes in as written, not parsed and serialised again. A
-        // result's keys come out sorted (serde_json's map without `preserve_order`), and
-        // `structuredContent` sorts after all of them (`_meta`, `content`, `isError`,
-        // `resultType`), so it belongs just before the closing brace.
-        body.pop();
-        body.push_str(",\"structuredContent\":");
-        body.push_str(&json);
-        body.push('}');
+    if call.era.is_modern() {
+        stamp_modern(shared, &mut result, false);
     }
-    Ok(body)
+    Ok(tool_result_body(
+        &result,
+        &output.text,
+        structured.then_some(output.text.as_str()),
+    ))
+}
+
+/// A `tools/call` result: the members of `result`, one text block holding `text`, and
+/// `structured` (compact JSON) as `structuredContent`, verbatim. Written by hand rather
+/// than through a `Value` so the text is escaped once by the fast escaper and the
+/// structured JSON is not parsed and written again. Keys stay in sorted order, as
+/// serde_json's map writes them everywhere else.
+fn tool_result_body(result: &Map<String, Value>, text: &str, structured: Option<&str>) -> String {
+    const CONTENT: &str = "content";
+    const STRUCTURED: &str = "structuredContent";
+    let mut body =
+        String::with_capacity(text.len() + text.len() / 4 + structured.map_or(0, str::len) + 256);
+    body.push('{');
+    let mut content_written = false;
+    for (key, value) in result {
+        if !content_written && key.as_str() > CONTENT {
+            push_text_content(&mut body, text);
+            body.push(',');
+            content_written = true;
+        }
+        json_string::push_json_string(&mut body, key);
+        body.push(':');
+        body.push_str(&value.to_string());
+        body.push(',');
+    }
+    if !content_written {
+        push_text_content(&mut body, text);
+        body.push(',');
+    }
+    if let Some(json) = structured {
+        debug_assert!(result.keys().all(|key| key.as_str() < STRUCTURED));
+        body.push_str("\"structuredContent\":");
+        body.push_str(json);
+        body.push(',');
+    }
+    body.pop();
+    body.push('}');
+    body
+}
+
+fn push_text_content(body: &mut String, text: &str) {
+    body.push_str("\"content\":[{\"text\":");
+    json_string::push_json_string(body, text);
+    body.push_str(",\"type\":\"text\"}]");
 }
 
 fn provider_or_not_found(shared: &Shared, call: &Call<'_>) -> Result<(), ErrorReply> {

@@ -10,7 +10,7 @@ use crate::mcp::{
     ResourceContents, ResourceInfo, ResourceProvider, ResourceTemplate, Tool, ToolOutput,
 };
 
-use super::output::{Keep, ToolError, success_of};
+use super::output::{Keep, ToolError, success_of_json};
 use super::spec::READ_ONLY_LOCAL;
 
 const DESCRIPTION: &str = "Search the built-in Zerops documentation (services, runtimes, zerops.yml, \
@@ -71,7 +71,8 @@ fn search(arguments: &Value) -> ToolOutput {
         .unwrap_or(5)
         .clamp(1, 20);
     let response = knowledge::store().search(query, usize::try_from(limit).unwrap_or(5));
-    success_of(
+    success_of_json(
+        response.to_json(),
         &response,
         Keep::Head,
         "lower `limit`, or read a document in full as a resource (zerops://docs/...)",

@@ -96,6 +96,22 @@ pub fn success_of<T: Serialize>(result: &T, keep: Keep, hint: &str) -> ToolOutpu
     })
 }
 
+/// [`success_of`] for a result that writes its own compact JSON: `json` must be the bytes
+/// serde_json writes for `result`. Used as it is when it fits; otherwise `result` is cut
+/// down as usual.
+pub fn success_of_json<T: Serialize>(
+    json: String,
+    result: &T,
+    keep: Keep,
+    hint: &str,
+) -> ToolOutput {
+    if json.len() <= MAX_RESULT_BYTES {
+        ToolOutput::json_text(json)
+    } else {
+        success_of(result, keep, hint)
+    }
+}
+
 /// Shrinks an object until its compact JSON fits `limit` bytes: first by dropping items
 /// of its largest list, then by shortening its longest strings. What was cut is recorded
 /// under `truncated` so the agent knows the result is partial.
