@@ -75,43 +75,42 @@ impl SearchResponse {
         let mut out = String::with_capacity(512 + top_len + top_len / 8 + self.results.len() * 400);
         out.push('{');
         if let Some(expanded) = &self.expanded_query {
-            push_member(&mut out, "expandedQuery", expanded);
+            push_members(&mut out, &[("expandedQuery", expanded)]);
             out.push(',');
         }
-        push_member(&mut out, "query", &self.query);
-        out.push_str(",\"results\":[");
-        for (i, hit) in self.results.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
+        push_members(&mut out, &[("query", &self.query)]);
+        out.push_str(",\"results\":");
+        push_array(&mut out, &self.results, |out, hit| {
             out.push_str("{\"score\":");
             match serde_json::Number::from_f64(hit.score) {
                 Some(score) => out.push_str(&score.to_string()),
                 None => out.push_str("null"),
             }
             out.push(',');
-            push_member(&mut out, "snippet", &hit.snippet);
-            out.push(',');
-            push_member(&mut out, "title", &hit.title);
-            out.push(',');
-            push_member(&mut out, "uri", &hit.uri);
+            push_members(
+                out,
+                &[
+                    ("snippet", &hit.snippet),
+                    ("title", &hit.title),
+                    ("uri", &hit.uri),
+                ],
+            );
             out.push('}');
-        }
-        out.push_str("],\"suggestions\":[");
-        for (i, suggestion) in self.suggestions.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            push_json_string(&mut out, suggestion);
-        }
-        out.push(']');
+        });
+        out.push_str(",\"suggestions\":");
+        push_array(&mut out, &self.suggestions, |out, suggestion| {
+            push_json_string(out, suggestion);
+        });
         if let Some(top) = &self.top_result {
             out.push_str(",\"topResult\":{");
-            push_member(&mut out, "content", &top.content);
-            out.push(',');
-            push_member(&mut out, "title", &top.title);
-            out.push(',');
-            push_member(&mut out, "uri", &top.uri);
+            push_members(
+                &mut out,
+                &[
+                    ("content", &top.content),
+                    ("title", &top.title),
+                    ("uri", &top.uri),
+                ],
+            );
             out.push('}');
         }
         out.push('}');
@@ -119,12 +118,29 @@ impl SearchResponse {
     }
 }
 
-/// `"key":"value"` (the key is a plain identifier, written as is).
-fn push_member(out: &mut String, key: &str, value: &str) {
-    out.push('"');
-    out.push_str(key);
-    out.push_str("\":");
-    push_json_string(out, value);
+/// `"key":"value"` pairs joined by commas (keys are plain identifiers, written as they are).
+fn push_members(out: &mut String, members: &[(&str, &str)]) {
+    for (i, (key, value)) in members.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push('"');
+        out.push_str(key);
+        out.push_str("\":");
+        push_json_string(out, value);
+    }
+}
+
+/// `[item,item,...]`, each item written by `write`.
+fn push_array<T>(out: &mut String, items: &[T], mut write: impl FnMut(&mut String, &T)) {
+    out.push('[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write(out, item);
+    }
+    out.push(']');
 }
 
 /// What the store keeps per document besides the [`Document`] itself.
