@@ -237,55 +237,57 @@ pub(crate) fn tools_call(shared: &Shared, call: &Call<'_>) -> Result<String, Err
     if call.era.is_modern() {
         stamp_modern(shared, &mut result, false);
     }
-    Ok(tool_result_body(
-        &result,
-        &output.text,
-        structured.then_some(output.text.as_str()),
-    ))
+    let text = output.text.as_str();
+    let mut members: Vec<Member<'_>> = vec![(
+        "content",
+        Box::new(|body: &mut String| {
+            body.push_str("[{\"text\":");
+            json_string::push_json_string(body, text);
+            body.push_str(",\"type\":\"text\"}]");
+        }),
+    )];
+    if structured {
+        // Already compact JSON: it goes in as written, not parsed and written again.
+        members.push(("structuredContent", Box::new(|body| body.push_str(text))));
+    }
+    Ok(object_with(&result, members, text.len() * 2))
 }
 
-/// A `tools/call` result: the members of `result`, one text block holding `text`, and
-/// `structured` (compact JSON) as `structuredContent`, verbatim. Written by hand rather
-/// than through a `Value` so the text is escaped once by the fast escaper and the
-/// structured JSON is not parsed and written again. Keys stay in sorted order, as
-/// serde_json's map writes them everywhere else.
-fn tool_result_body(result: &Map<String, Value>, text: &str, structured: Option<&str>) -> String {
-    const CONTENT: &str = "content";
-    const STRUCTURED: &str = "structuredContent";
-    let mut body =
-        String::with_capacity(text.len() + text.len() / 4 + structured.map_or(0, str::len) + 256);
+/// A member written straight into the output: its key and a function writing its value.
+type Member<'a> = (&'static str, Box<dyn FnOnce(&mut String) + 'a>);
+
+/// `result` as a compact JSON object with `members` merged in, keys in sorted order as
+/// serde_json's map writes them everywhere else. Written by hand so that large texts are
+/// escaped once, by the fast escaper (`crate::json_string`), instead of going through a
+/// `Value`. `size` is a hint for the members' length.
+fn object_with(result: &Map<String, Value>, mut members: Vec<Member<'_>>, size: usize) -> String {
+    members.sort_by_key(|(key, _)| *key);
+    let mut members = members.into_iter().peekable();
+    let mut body = String::with_capacity(size + 256);
     body.push('{');
-    let mut content_written = false;
     for (key, value) in result {
-        if !content_written && key.as_str() > CONTENT {
-            push_text_content(&mut body, text);
-            body.push(',');
-            content_written = true;
+        while let Some((member, write)) = members.next_if(|(member, _)| *member < key.as_str()) {
+            push_key(&mut body, member);
+            write(&mut body);
         }
-        json_string::push_json_string(&mut body, key);
-        body.push(':');
+        push_key(&mut body, key);
         body.push_str(&value.to_string());
-        body.push(',');
     }
-    if !content_written {
-        push_text_content(&mut body, text);
-        body.push(',');
+    for (member, write) in members {
+        push_key(&mut body, member);
+        write(&mut body);
     }
-    if let Some(json) = structured {
-        debug_assert!(result.keys().all(|key| key.as_str() < STRUCTURED));
-        body.push_str("\"structuredContent\":");
-        body.push_str(json);
-        body.push(',');
-    }
-    body.pop();
     body.push('}');
     body
 }
 
-fn push_text_content(body: &mut String, text: &str) {
-    body.push_str("\"content\":[{\"text\":");
-    json_string::push_json_string(body, text);
-    body.push_str(",\"type\":\"text\"}]");
+/// `"key":`, after a comma unless it is the first member (the body is just `{` then).
+fn push_key(body: &mut String, key: &str) {
+    if body.len() > 1 {
+        body.push(',');
+    }
+    json_string::push_json_string(body, key);
+    body.push(':');
 }
 
 fn provider_or_not_found(shared: &Shared, call: &Call<'_>) -> Result<(), ErrorReply> {
@@ -356,9 +358,60 @@ pub(crate) fn resources_read(shared: &Shared, call: &Call<'_>) -> Result<String,
         .with_data(json!({ "uri": uri })));
     };
     let mut result = Map::new();
-    result.insert(
-        "contents".into(),
-        json!([{ "uri": uri, "mimeType": contents.mime_type, "text": contents.text }]),
-    );
-    Ok(finish(shared, call, result, true))
+    if call.era.is_modern() {
+        stamp_modern(shared, &mut result, true);
+    }
+    let write_contents = |body: &mut String| {
+        body.push_str("[{\"mimeType\":");
+        json_string::push_json_string(body, &contents.mime_type);
+        body.push_str(",\"text\":");
+        json_string::push_json_string(body, &contents.text);
+        body.push_str(",\"uri\":");
+        json_string::push_json_string(body, uri);
+        body.push_str("}]");
+    };
+    let size = contents.text.len() + uri.len();
+    Ok(object_with(
+        &result,
+        vec![("contents", Box::new(write_contents))],
+        size,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn object_with_merges_members_in_sorted_order() {
+        let mut result = Map::new();
+        for key in ["_meta", "cacheScope", "isError", "ttlMs"] {
+            result.insert(key.into(), json!({ "k": key }));
+        }
+        let text = "line \"one\"\nline two";
+        let members: Vec<Member<'_>> = vec![
+            (
+                "structuredContent",
+                Box::new(|b: &mut String| b.push_str("{\"a\":1}")),
+            ),
+            (
+                "content",
+                Box::new(|b: &mut String| json_string::push_json_string(b, text)),
+            ),
+        ];
+        let mut expected = result.clone();
+        expected.insert("content".into(), json!(text));
+        expected.insert("structuredContent".into(), json!({ "a": 1 }));
+        assert_eq!(
+            object_with(&result, members, 0),
+            Value::Object(expected).to_string()
+        );
+        // No other members, and nothing but members.
+        assert_eq!(
+            object_with(&result, Vec::new(), 0),
+            Value::Object(result).to_string()
+        );
+        let only: Vec<Member<'_>> = vec![("x", Box::new(|b: &mut String| b.push_str("[]")))];
+        assert_eq!(object_with(&Map::new(), only, 0), r#"{"x":[]}"#);
+    }
 }
