@@ -435,6 +435,32 @@ mod tests {
     }
 
     #[test]
+    fn the_drain_thread_waits_while_a_fast_path_writer_holds_the_stream() {
+        let (release, rx) = mpsc::channel();
+        let mut first =
+            Outbox::with_ready_check(Box::new(Stuck(Mutex::new(rx))), Box::new(|_| true)).unwrap();
+        let shared = first.shared.clone();
+        let drain = first.drain();
+        let mut second = Outbox {
+            shared: shared.clone(),
+        };
+        let writer = std::thread::spawn(move || first.write_all(b"first\n"));
+        while !shared.lock().writing {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        // The first line is stuck in the stream; the second one must wait in the queue.
+        // Were the drain thread to take it now, it could end up behind a later line that
+        // takes the fast path once the first one is done.
+        second.write_all(b"second\n").unwrap();
+        std::thread::sleep(Duration::from_millis(50));
+        assert_eq!(shared.lock().chunks.len(), 1);
+        release.send(()).unwrap();
+        writer.join().unwrap().unwrap();
+        release.send(()).unwrap();
+        assert!(drain.wait(Duration::from_secs(10)));
+    }
+
+    #[test]
     fn a_failed_fast_write_is_reported_and_final() {
         let mut outbox = Outbox::with_ready_check(Box::new(Broken), Box::new(|_| true)).unwrap();
         assert!(outbox.write_all(b"x\n").is_err());
