@@ -271,6 +271,20 @@ mod tests {
     }
 
     #[test]
+    fn self_written_json_is_used_as_is_unless_it_is_too_big() {
+        let small = json!({"b": 1, "a": "x"});
+        let out = success_of_json(small.to_string(), &small, Keep::Head, "h");
+        assert_eq!(out.text, small.to_string());
+        assert!(out.structured && !out.is_error);
+        // Too big: cut down like any other result, and the cut is recorded.
+        let big = json!({"items": vec!["y".repeat(100); 2000]});
+        let out = success_of_json(big.to_string(), &big, Keep::Head, "lower `limit`");
+        assert!(out.text.len() <= MAX_RESULT_BYTES, "{}", out.text.len());
+        let body: Value = serde_json::from_str(&out.text).unwrap();
+        assert_eq!(body["truncated"]["hint"], "lower `limit`");
+    }
+
+    #[test]
     fn small_results_are_untouched() {
         let value = json!({"items": [1, 2, 3]});
         assert_eq!(fit(value.clone(), 1000, Keep::Head, "h"), value);
