@@ -57,6 +57,15 @@ fn work_dir(yml: Option<&str>, behaviour: &str) -> tempfile::TempDir {
     dir
 }
 
+/// Starts `zerops_deploy` of service `api` from `work`; returns the request id.
+fn deploy_api(s: &mut Session, work: &Path, progress: Option<&str>) -> i64 {
+    s.start_call(
+        "zerops_deploy",
+        json!({"workingDir": work.display().to_string(), "serviceHostname": "api"}),
+        progress,
+    )
+}
+
 fn record_path(work: &Path) -> PathBuf {
     work.join(".fake-zcli.record")
 }
@@ -133,11 +142,7 @@ fn zcli_gets_every_id_the_token_and_a_clean_environment() {
         "stdout=Uploading package\nstderr=Package uploaded\nexit=0\n",
     );
     let mut s = Session::start(&deploy_env(&sim, bin.path()));
-    let id = s.start_call(
-        "zerops_deploy",
-        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
-        None,
-    );
+    let id = deploy_api(&mut s, work.path(), None);
     // The fake uploads nothing: do what a real `zcli push` makes the platform do.
     wait_record(work.path());
     let version = sim.push(API_ID, None).unwrap();
@@ -216,11 +221,7 @@ fn a_failed_build_attaches_its_log_and_a_failed_push_is_explained() {
     let bin = zcli_dir();
     let work = work_dir(Some(ZEROPS_YML), "exit=0\n");
     let mut s = Session::start(&deploy_env(&sim, bin.path()));
-    let id = s.start_call(
-        "zerops_deploy",
-        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
-        None,
-    );
+    let id = deploy_api(&mut s, work.path(), None);
     wait_record(work.path());
     sim.push(
         API_ID,
@@ -380,11 +381,7 @@ fn stubborn_deploy(progress: Option<&str>) -> StubbornDeploy {
     let bin = zcli_dir();
     let work = work_dir(Some(ZEROPS_YML), "ignore_term=1\ngrandchild=1\nsleep=60\n");
     let mut s = Session::start(&deploy_env(&sim, bin.path()));
-    let id = s.start_call(
-        "zerops_deploy",
-        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
-        progress,
-    );
+    let id = deploy_api(&mut s, work.path(), progress);
     let pids = recorded_pids(work.path());
     StubbornDeploy {
         s,
@@ -553,11 +550,7 @@ fn a_deploy_reports_progress_and_scrubs_the_token_from_zcli_output() {
     env.retain(|(k, _)| k != "ZCP_POLL_FAST_MS");
     env.push(("ZCP_POLL_FAST_MS".into(), "200".into()));
     let mut s = Session::start(&env);
-    let id = s.start_call(
-        "zerops_deploy",
-        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
-        Some("deploy-progress"),
-    );
+    let id = deploy_api(&mut s, work.path(), Some("deploy-progress"));
     wait_record(work.path());
     sim.push(API_ID, None).unwrap();
     let answer = s.wait_for(id);
@@ -639,11 +632,7 @@ fn the_new_version_is_found_behind_other_projects_deploys() {
     env.retain(|(k, _)| k != "ZCP_POLL_BUDGET_MS");
     env.push(("ZCP_POLL_BUDGET_MS".into(), "3000".into()));
     let mut s = Session::start(&env);
-    let id = s.start_call(
-        "zerops_deploy",
-        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
-        None,
-    );
+    let id = deploy_api(&mut s, work.path(), None);
     wait_record(work.path());
     let ours = sim.push(API_ID, None).unwrap();
     for _ in 0..30 {

@@ -26,13 +26,7 @@ fn ask(requests: &[Value]) -> Vec<Value> {
         req["id"] = json!(i + 1);
         input.push_str(&format!("{req}\n"));
     }
-    let mut child = support::command(&[])
-        .arg("--demo")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = support::spawn_piped(support::command(&[]).arg("--demo"), Stdio::piped());
     let mut stdin = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
     let mut stdout = child.stdout.take().unwrap();

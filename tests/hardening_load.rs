@@ -103,12 +103,10 @@ fn peak_rss_kib(pid: u32) -> Option<u64> {
 
 fn run(n: usize) {
     let load = mixed(n);
-    let mut child = support::command(&[("ZCP_TEST_TOOLS", "1")])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = support::spawn_piped(
+        &mut support::command(&[("ZCP_TEST_TOOLS", "1")]),
+        Stdio::null(),
+    );
     let pid = child.id();
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = child.stdout.take().unwrap();

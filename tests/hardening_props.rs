@@ -3,9 +3,9 @@
 //! validator never panics on YAML-ish text, knowledge queries never panic and return clean
 //! snippets, and resource URIs never resolve outside the documents.
 
-use std::io::{Cursor, Write};
+use std::io::Cursor;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use proptest::prelude::*;
@@ -26,18 +26,9 @@ fn cases(default: u32) -> ProptestConfig {
     }
 }
 
-#[derive(Clone, Default)]
-struct Sink(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Sink {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
+#[path = "support/memory_sink.rs"]
+mod memory_sink;
+use memory_sink::Sink;
 
 /// Panics anywhere in this test binary (the dispatcher catches its own, so count them).
 static PANICS: AtomicUsize = AtomicUsize::new(0);

@@ -87,18 +87,16 @@ fn shutdown_under_work(ending: Ending) {
         std::env::var("PATH").unwrap_or_default()
     );
     let base_url = sim.base_url();
-    let mut child = support::command(&[
-        ("PATH", path.as_str()),
-        ("ZEROPS_TOKEN", demo::DEMO_TOKEN),
-        ("ZEROPS_API_HOST", base_url.as_str()),
-        ("ZCP_POLL_FAST_MS", "50"),
-        ("ZCP_POLL_SLOW_MS", "100"),
-    ])
-    .stdin(Stdio::piped())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::null())
-    .spawn()
-    .unwrap();
+    let mut child = support::spawn_piped(
+        &mut support::command(&[
+            ("PATH", path.as_str()),
+            ("ZEROPS_TOKEN", demo::DEMO_TOKEN),
+            ("ZEROPS_API_HOST", base_url.as_str()),
+            ("ZCP_POLL_FAST_MS", "50"),
+            ("ZCP_POLL_SLOW_MS", "100"),
+        ]),
+        Stdio::null(),
+    );
     let mut stdin = child.stdin.take().unwrap();
     let stdout = child.stdout.take().unwrap();
     let (tx, rx) = mpsc::channel::<Vec<u8>>();

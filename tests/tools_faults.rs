@@ -594,12 +594,9 @@ fn the_search_leak_never_reaches_a_result() {
     assert!(!transcript.stdout.contains(TOKEN) && !transcript.stderr.contains(TOKEN));
 }
 
-/// With the leak, the newest items of a search are another project's: the limit must
-/// still be filled with this project's events.
-#[test]
-fn events_fill_the_limit_despite_foreign_items() {
-    let sim = sim();
-    sim.set_search_leak(true);
+/// Adds `count` processes of the other project created now, copies of one it has;
+/// numbered from `first_sequence` when given (else they keep the copied sequence).
+fn add_foreign_processes(sim: &SimHandle, count: i64, first_sequence: Option<i64>) {
     sim.with_state(|s| {
         let template = s
             .processes
@@ -607,14 +604,26 @@ fn events_fill_the_limit_despite_foreign_items() {
             .find(|p| p.project_id == OTHER_PROJECT_ID)
             .cloned()
             .unwrap();
-        for i in 0..120 {
+        for i in 0..count {
             let mut p = template.clone();
             p.id = format!("procother{i:0>13}");
             p.created = zcp::time::format_rfc3339(std::time::SystemTime::now());
-            p.sequence = 1000 + i;
+            if let Some(first) = first_sequence {
+                p.sequence = first + i;
+            }
             s.processes.push(p);
         }
     });
+}
+
+/// With the leak, the newest items of a search are another project's: the limit must
+/// still be filled with this project's events.
+#[test]
+fn events_fill_the_limit_despite_foreign_items() {
+    let sim = sim();
+    sim.set_search_leak(true);
+    // Newer than everything of this project, in sequence too.
+    add_foreign_processes(&sim, 120, Some(1000));
     let mut s = Session::start(&env(&sim));
     let result = expect_ok(&s.call("zerops_events", json!({"limit": 5})));
     let events = result["events"].as_array().unwrap();
@@ -630,20 +639,7 @@ fn events_fill_the_limit_despite_foreign_items() {
 fn a_limited_timeline_is_the_head_of_the_full_one() {
     let sim = sim();
     sim.set_search_leak(true);
-    sim.with_state(|s| {
-        let template = s
-            .processes
-            .iter()
-            .find(|p| p.project_id == OTHER_PROJECT_ID)
-            .cloned()
-            .unwrap();
-        for i in 0..2 {
-            let mut p = template.clone();
-            p.id = format!("procother{i:0>13}");
-            p.created = zcp::time::format_rfc3339(std::time::SystemTime::now());
-            s.processes.push(p);
-        }
-    });
+    add_foreign_processes(&sim, 2, None);
     let mut s = Session::start(&env(&sim));
     let full = expect_ok(&s.call("zerops_events", json!({"limit": 100})));
     let full = full["events"].as_array().unwrap().clone();

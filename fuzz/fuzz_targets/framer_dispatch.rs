@@ -3,25 +3,16 @@
 //! JSON object (an answer, an error or a notification).
 #![no_main]
 
-use std::io::{Cursor, Write};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::io::Cursor;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use libfuzzer_sys::fuzz_target;
 use zcp::mcp::{Server, ServerBuilder, ServerInfo, test_tools};
 
-#[derive(Clone, Default)]
-struct Sink(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Sink {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
+#[path = "../../tests/support/memory_sink.rs"]
+mod memory_sink;
+use memory_sink::Sink;
 
 fn server() -> &'static (Server, Sink) {
     static SERVER: OnceLock<(Server, Sink)> = OnceLock::new();

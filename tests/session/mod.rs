@@ -88,13 +88,7 @@ impl Session {
     /// Like [`Session::start`], with extra command-line arguments.
     pub fn start_with(env: &[(String, String)], args: &[&str]) -> Session {
         let pairs: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-        let mut child = support::command(&pairs)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn zcp");
+        let mut child = support::spawn_piped(support::command(&pairs).args(args), Stdio::piped());
         let stdout = child.stdout.take().unwrap();
         let mut stderr = child.stderr.take().unwrap();
         let lines: Shared = Arc::default();

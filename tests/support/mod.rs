@@ -58,10 +58,16 @@ pub fn command(env: &[(&str, &str)]) -> Command {
 }
 
 pub fn spawn(env: &[(&str, &str)]) -> Child {
-    command(env)
+    spawn_piped(&mut command(env), Stdio::piped())
+}
+
+/// Starts `command` with stdin and stdout piped and stderr as given (`Stdio::null()` where
+/// nothing reads it, so a chatty server cannot fill the pipe).
+pub fn spawn_piped(command: &mut Command, stderr: Stdio) -> Child {
+    command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stderr(stderr)
         .spawn()
         .expect("spawn zcp")
 }
