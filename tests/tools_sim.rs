@@ -734,55 +734,46 @@ fn long_process(sim: &SimHandle, id: &str) {
     });
 }
 
+/// `zerops_process` for `id`, with `action` or without one (the default, status).
+fn process(s: &mut Session, id: &str, action: Option<&str>) -> Value {
+    let mut arguments = json!({ "processId": id });
+    if let Some(action) = action {
+        arguments["action"] = json!(action);
+    }
+    s.call("zerops_process", arguments)
+}
+
 #[test]
 fn process_status_and_cancel() {
     let sim = fast_sim();
     long_process(&sim, "proclong00000000000099");
     let mut s = Session::start(&sim_env(&sim));
     expect_error(
-        &s.call(
-            "zerops_process",
-            json!({"processId": "procnope00000000000000"}),
-        ),
+        &process(&mut s, "procnope00000000000000", None),
         "PROCESS_NOT_FOUND",
     );
     expect_error(
-        &s.call(
-            "zerops_process",
-            json!({"processId": "procnope00000000000000", "action": "cancel"}),
-        ),
+        &process(&mut s, "procnope00000000000000", Some("cancel")),
         "PROCESS_NOT_FOUND",
     );
-    let failed = expect_ok(&s.call(
-        "zerops_process",
-        json!({"processId": "procdemo00000000000004"}),
-    ));
+    let failed = expect_ok(&process(&mut s, "procdemo00000000000004", None));
     assert_eq!(failed["status"], "FAILED");
     assert!(
         failed["failReason"].as_str().unwrap().contains("npm ERR!"),
         "{failed}"
     );
     expect_error(
-        &s.call(
-            "zerops_process",
-            json!({"processId": "procdemo00000000000004", "action": "cancel"}),
-        ),
+        &process(&mut s, "procdemo00000000000004", Some("cancel")),
         "PROCESS_ALREADY_TERMINAL",
     );
 
-    let running = expect_ok(&s.call(
-        "zerops_process",
-        json!({"processId": "proclong00000000000099"}),
-    ));
+    let running = expect_ok(&process(&mut s, "proclong00000000000099", None));
     assert!(
         matches!(running["status"].as_str(), Some("PENDING" | "RUNNING")),
         "{running}"
     );
     assert_eq!(running["inProgress"], true);
-    let canceled = expect_ok(&s.call(
-        "zerops_process",
-        json!({"processId": "proclong00000000000099", "action": "cancel"}),
-    ));
+    let canceled = expect_ok(&process(&mut s, "proclong00000000000099", Some("cancel")));
     assert_eq!(canceled["status"], "CANCELED", "{canceled}");
     assert!(sim.with_state(|st| {
         st.processes
@@ -790,19 +781,13 @@ fn process_status_and_cancel() {
             .any(|p| p.id == "proclong00000000000099" && p.canceled)
     }));
     expect_error(
-        &s.call(
-            "zerops_process",
-            json!({"processId": "proclong00000000000099", "action": "cancel"}),
-        ),
+        &process(&mut s, "proclong00000000000099", Some("cancel")),
         "PROCESS_ALREADY_TERMINAL",
     );
     // An id cannot steer the request to another endpoint.
     for id in ["../../user/info", "procdemo00000000000004/../x", "x?y=1"] {
         for action in ["status", "cancel"] {
-            expect_error(
-                &s.call("zerops_process", json!({"processId": id, "action": action})),
-                "INVALID_PARAMETER",
-            );
+            expect_error(&process(&mut s, id, Some(action)), "INVALID_PARAMETER");
         }
     }
     assert!(
@@ -813,10 +798,7 @@ fn process_status_and_cancel() {
         sim.requests()
     );
     // Another project's process is refused through a scoped token, and nothing leaks.
-    let foreign = s.call(
-        "zerops_process",
-        json!({"processId": "procother0000000000008"}),
-    );
+    let foreign = process(&mut s, "procother0000000000008", None);
     assert_eq!(foreign["isError"], true, "{foreign}");
     assert!(!foreign.to_string().contains("billing"), "{foreign}");
 }
