@@ -119,11 +119,16 @@ impl Shared {
         self.out.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Records the end of a write by whoever held the stream; a failure is final.
-    fn finish_write(&self, written: usize, result: io::Result<()>) {
+    /// Records the end of a write by whoever held the stream; a failure is final. `rest`
+    /// (what a fast-path writer could not write) goes first in line: the drain thread has
+    /// waited all along, so whatever was queued meanwhile came later.
+    fn finish_write(&self, written: usize, rest: &[u8], result: io::Result<()>) {
         let mut state = self.lock();
         state.writing = false;
         state.queued -= written;
+        if !rest.is_empty() {
+            state.chunks.push_front(rest.to_vec());
+        }
         if let Err(err) = result {
             state.failed = Some(err.kind());
             state.chunks.clear();
@@ -185,7 +190,7 @@ fn drain_loop(shared: &Shared) {
             result = result.and_then(|()| out.flush());
         }
         let failed = result.is_err();
-        shared.finish_write(batch.iter().map(Vec::len).sum(), result);
+        shared.finish_write(batch.iter().map(Vec::len).sum(), &[], result);
         if failed {
             return;
         }
@@ -217,15 +222,10 @@ impl Write for Outbox {
             let (written, result) = shared.write_directly(ready, buf);
             if let Err(err) = result {
                 let kind = err.kind();
-                shared.finish_write(buf.len(), Err(err));
+                shared.finish_write(buf.len(), &[], Err(err));
                 return Err(kind.into());
             }
-            if written < buf.len() {
-                // The rest goes first in line: the drain thread has waited all along, so
-                // whatever was queued meanwhile came later.
-                shared.lock().chunks.push_front(buf[written..].to_vec());
-            }
-            shared.finish_write(written, Ok(()));
+            shared.finish_write(written, &buf[written..], Ok(()));
             return Ok(buf.len());
         }
         state.chunks.push_back(buf.to_vec());
