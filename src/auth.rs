@@ -52,7 +52,16 @@ impl EnvSource {
     /// The real environment of this process.
     pub fn from_process() -> EnvSource {
         EnvSource {
-            vars: std::env::vars().collect(),
+            // Lossy, not `env::vars` (which panics on a variable that is not UTF-8): only
+            // a few named variables are read, and a mangled token fails as a bad token.
+            vars: std::env::vars_os()
+                .map(|(k, v)| {
+                    (
+                        k.to_string_lossy().into_owned(),
+                        v.to_string_lossy().into_owned(),
+                    )
+                })
+                .collect(),
             home: std::env::var_os(if cfg!(windows) { "USERPROFILE" } else { "HOME" })
                 .filter(|h| !h.is_empty())
                 .map(PathBuf::from),
@@ -630,8 +639,14 @@ mod tests {
                 rel(&["tmp", "zerops.cli.data"]),
             ]
         );
-        let xdg = cli_data_candidates(&env(&[("XDG_CONFIG_HOME", "/x")], home, Os::Linux));
-        assert_eq!(xdg[0], PathBuf::from("/x/zerops/cli.data"));
+        // Absolute on the host running the test (on Windows "/x" has no drive).
+        let absolute = std::env::temp_dir().join("x");
+        let xdg = cli_data_candidates(&env(
+            &[("XDG_CONFIG_HOME", &absolute.display().to_string())],
+            home,
+            Os::Linux,
+        ));
+        assert_eq!(xdg[0], absolute.join("zerops").join("cli.data"));
         // A relative XDG_CONFIG_HOME makes Go's config-dir lookup fail: the row is skipped,
         // not replaced by ~/.config.
         let relative = cli_data_candidates(&env(&[("XDG_CONFIG_HOME", "rel")], home, Os::Linux));

@@ -15,7 +15,11 @@ fn main() -> ExitCode {
     // One log line instead of the default multi-line report: a panicking handler is
     // answered with -32603 and the server keeps going.
     std::panic::set_hook(Box::new(|info| zcp::error!("panic", "{info}")));
-    let options = match cli::parse(std::env::args().skip(1)) {
+    let options = match cli::parse(
+        std::env::args_os()
+            .skip(1)
+            .map(|a| a.to_string_lossy().into_owned()),
+    ) {
         Ok(cli::Command::Serve(options)) => options,
         Ok(cli::Command::Help) => return print_and_exit(protocol_out, &cli::usage()),
         Ok(cli::Command::Version) => return print_and_exit(protocol_out, &cli::version_line()),
@@ -72,6 +76,7 @@ mod stdio {
     }
 }
 
+#[cfg(unix)]
 fn zcp_log_swap_failed() {
     zcp::warn!(
         "main",

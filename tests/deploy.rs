@@ -74,7 +74,9 @@ fn record_path(work: &Path) -> PathBuf {
 fn wait_record(work: &Path) -> String {
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
-        if let Ok(text) = std::fs::read_to_string(record_path(work))
+        // Lossy: a variable that is not UTF-8 reaches the record as it is.
+        if let Ok(bytes) = std::fs::read(record_path(work))
+            && let text = String::from_utf8_lossy(&bytes).into_owned()
             && text.lines().any(|l| l.starts_with("ENV PATH="))
         {
             return text;
@@ -213,6 +215,30 @@ fn zcli_gets_every_id_the_token_and_a_clean_environment() {
 
     let transcript = s.finish();
     assert!(!transcript.stdout.contains(TOKEN) && !transcript.stderr.contains(TOKEN));
+}
+
+/// std's `env::vars` panics on a variable that is not UTF-8: zcp must start (with a token,
+/// so authentication reads the environment) and zcli must get the variable as it is.
+#[test]
+fn a_variable_that_is_not_utf8_neither_stops_zcp_nor_changes_on_the_way_to_zcli() {
+    use std::os::unix::ffi::OsStrExt;
+    let sim = Arc::new(fast_sim());
+    let bin = zcli_dir();
+    let work = work_dir(Some(ZEROPS_YML), "exit=0\n");
+    let env = deploy_env(&sim, bin.path());
+    let pairs: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let mut command = support::command(&pairs);
+    command.env("ODD_BYTES", std::ffi::OsStr::from_bytes(b"caf\xe9"));
+    let mut s = Session::start_command(&mut command);
+    let id = deploy_api(&mut s, work.path(), None);
+    let record = wait_record(work.path());
+    sim.push(API_ID, None).unwrap();
+    let result = expect_ok(&s.result(id));
+    assert_eq!(result["status"], "DEPLOYED", "{result}");
+    let raw = std::fs::read(record_path(work.path())).unwrap();
+    let needle: &[u8] = b"\nENV ODD_BYTES=caf\xe9\n";
+    assert!(raw.windows(needle.len()).any(|w| w == needle), "{record}");
+    s.finish();
 }
 
 #[test]
@@ -428,11 +454,13 @@ fn eof_during_a_deploy_leaves_no_orphan() {
 /// test), with a child that ignores SIGTERM.
 #[test]
 fn a_deploy_timeout_kills_the_whole_group() {
+    use zcp::auth::Os;
     use zcp::auth::{self, Authenticator, CredentialSource, Credentials};
     use zcp::cancel::CancelToken;
     use zcp::ops::deploy::{DeployRequest, Pusher, deploy};
     use zcp::ops::follow::Follow;
     use zcp::ops::progress::PollConfig;
+    use zcp::ops::zcli::ZcliSearch;
 
     let sim = fast_sim();
     let bin = zcli_dir();
@@ -456,10 +484,13 @@ fn a_deploy_timeout_kills_the_whole_group() {
         ..DeployRequest::default()
     };
     let started = Instant::now();
-    let pusher = Pusher::Zcli {
-        path_var: Some(format!("{}:{}", bin.path().display(), system_path())),
+    let pusher = Pusher::Zcli(ZcliSearch {
+        os: Os::Linux,
+        path_var: Some(format!("{}:{}", bin.path().display(), system_path()).into()),
         home: None,
-    };
+        appdata: None,
+        zcli_install: None,
+    });
     let err = deploy(&session, &request, &pusher, &mut follow).unwrap_err();
     assert!(
         started.elapsed() < Duration::from_secs(15),

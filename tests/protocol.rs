@@ -378,3 +378,20 @@ fn command_line_flags() {
             .contains("unknown argument \"--bogus\"")
     );
 }
+
+/// An argument that is not UTF-8 is an unknown argument too (std's `env::args` would panic).
+#[cfg(unix)]
+#[test]
+fn an_argument_that_is_not_utf8_is_refused_not_a_panic() {
+    use std::os::unix::ffi::OsStrExt;
+    let out = command(&[])
+        .arg(std::ffi::OsStr::from_bytes(b"--caf\xe9"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("unknown argument \"--caf\u{FFFD}\""),
+        "{stderr}"
+    );
+}

@@ -27,8 +27,8 @@ fn invocation(work: &Path, timeout: Duration) -> Invocation {
         ],
         env: zcli::child_env(
             vec![
-                ("PATH".to_owned(), std::env::var("PATH").unwrap_or_default()),
-                ("ZEROPS_SERVICEID".to_owned(), "leak".to_owned()),
+                ("PATH".into(), std::env::var_os("PATH").unwrap_or_default()),
+                ("ZEROPS_SERVICEID".into(), "leak".into()),
             ]
             .into_iter(),
             &[

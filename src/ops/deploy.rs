@@ -8,7 +8,7 @@
 //! region file, a clean environment and stdin closed. zcli returning is not a finished
 //! deploy, so the app version is followed afterwards. Knows nothing of MCP.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -21,7 +21,7 @@ use super::follow::Follow;
 use super::helpers::{project_app_versions, resolve_service};
 use super::progress::Next;
 use super::validate::{self, FileKind};
-use super::zcli::{self, Invocation};
+use super::zcli::{self, Invocation, ZcliSearch};
 
 /// The default (and largest) time a deploy may take.
 pub const MAX_DEPLOY: Duration = Duration::from_secs(15 * 60);
@@ -53,11 +53,8 @@ pub struct DeployRequest {
 
 /// How the code gets to the platform.
 pub enum Pusher<'a> {
-    /// The real `zcli` found on this machine (`path_var` and `home` locate it).
-    Zcli {
-        path_var: Option<String>,
-        home: Option<PathBuf>,
-    },
+    /// The real `zcli`, found on this machine where the search says.
+    Zcli(ZcliSearch),
     /// The demo simulator's in-process build.
     Simulator(&'a SimHandle),
 }
@@ -272,12 +269,11 @@ struct PushOutcome {
 fn push_with_zcli(
     session: &Session,
     plan: &Plan,
-    path_var: Option<&str>,
-    home: Option<&Path>,
+    search: &ZcliSearch,
     timeout: Duration,
     follow: &mut Follow<'_>,
 ) -> Result<PushOutcome, PlatformError> {
-    let program = zcli::find_zcli(path_var, home).ok_or_else(|| {
+    let program = search.find().ok_or_else(|| {
         PlatformError::new(ErrorCode::ZcliNotFound, "zcli is not installed (not on PATH, nor in the usual npm, nvm, Homebrew or ~/.local/bin locations)")
     })?;
     let mut args = vec![
@@ -308,7 +304,7 @@ fn push_with_zcli(
     let invocation = Invocation {
         program,
         args,
-        env: zcli::child_env(std::env::vars(), &overrides),
+        env: zcli::child_env(std::env::vars_os(), &overrides),
         cwd,
         timeout,
     };
@@ -463,14 +459,7 @@ pub fn deploy(
     let newest_before = before.first().cloned();
     let started = std::time::Instant::now();
     let pushed = match pusher {
-        Pusher::Zcli { path_var, home } => push_with_zcli(
-            session,
-            &plan,
-            path_var.as_deref(),
-            home.as_deref(),
-            timeout,
-            follow,
-        )?,
+        Pusher::Zcli(search) => push_with_zcli(session, &plan, search, timeout, follow)?,
         Pusher::Simulator(sim) => push_with_simulator(sim, &plan),
     };
     let base = |status: &str| {

@@ -8,12 +8,14 @@
 //! process group and the group is what gets killed.
 
 use std::collections::VecDeque;
+use std::ffi::{OsStr, OsString};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::auth::Os;
 use crate::cancel::CancelToken;
 
 /// How much of the child's output is kept (the end of it).
@@ -49,7 +51,7 @@ pub struct Invocation {
     pub program: PathBuf,
     pub args: Vec<String>,
     /// The complete environment of the child (nothing is inherited).
-    pub env: Vec<(String, String)>,
+    pub env: Vec<(OsString, OsString)>,
     /// Where the child starts; choose a directory without a `.zcli.yml`.
     pub cwd: PathBuf,
     pub timeout: Duration,
@@ -261,36 +263,94 @@ fn spawn_reader(
     })
 }
 
-/// Looks for `zcli` on `PATH`, then where npm, nvm, Homebrew and the install script put it.
-pub fn find_zcli(path_var: Option<&str>, home: Option<&Path>) -> Option<PathBuf> {
-    let exe = if cfg!(windows) { "zcli.exe" } else { "zcli" };
-    let mut candidates: Vec<PathBuf> = path_var
-        .map(|p| std::env::split_paths(p).map(|dir| dir.join(exe)).collect())
-        .unwrap_or_default();
-    if let Some(home) = home {
-        for dir in [
-            ".local/bin",
-            ".npm-global/bin",
-            ".npm/bin",
-            ".volta/bin",
-            "bin",
-            ".bun/bin",
-        ] {
-            candidates.push(home.join(dir).join(exe));
+/// Where to look for `zcli`: the parts of the environment that say it, injectable so
+/// every platform's search can be tested on any of them.
+#[derive(Debug, Clone)]
+pub struct ZcliSearch {
+    pub os: Os,
+    /// `PATH`, split with this host's separator.
+    pub path_var: Option<OsString>,
+    /// `HOME` (`USERPROFILE` on Windows).
+    pub home: Option<PathBuf>,
+    /// Windows: `%APPDATA%`, where npm keeps the `zcli.cmd` of a global install.
+    pub appdata: Option<PathBuf>,
+    /// Windows: `%ZCLI_INSTALL%`, the folder zcli's `install.ps1` was told to use.
+    pub zcli_install: Option<PathBuf>,
+}
+
+impl ZcliSearch {
+    /// This process's environment.
+    pub fn from_env() -> ZcliSearch {
+        let var = |name| std::env::var_os(name).filter(|v| !v.is_empty());
+        let os = Os::current();
+        ZcliSearch {
+            os,
+            path_var: var("PATH"),
+            home: var(if os == Os::Windows {
+                "USERPROFILE"
+            } else {
+                "HOME"
+            })
+            .map(PathBuf::from),
+            appdata: var("APPDATA").map(PathBuf::from),
+            zcli_install: var("ZCLI_INSTALL").map(PathBuf::from),
         }
-        // nvm keeps one bin directory per installed Node version; prefer the newest.
-        if let Ok(entries) = std::fs::read_dir(home.join(".nvm/versions/node")) {
-            let mut versions: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-            crate::order::sort(&mut versions);
-            for version in versions.iter().rev() {
-                candidates.push(version.join("bin").join(exe));
+    }
+
+    /// Every place zcli may be, in the order they are tried: `PATH` first, then where the
+    /// installers put it.
+    pub fn candidates(&self) -> Vec<PathBuf> {
+        // On Windows, a download or install.ps1 gives `zcli.exe`; npm gives a `zcli.cmd`
+        // shim that runs node (`Command` runs `.cmd` files through cmd.exe).
+        let names: &[&str] = match self.os {
+            Os::Windows => &["zcli.exe", "zcli.cmd"],
+            Os::Linux | Os::MacOs => &["zcli"],
+        };
+        let mut dirs: Vec<PathBuf> = self
+            .path_var
+            .as_ref()
+            .map(|p| std::env::split_paths(p).collect())
+            .unwrap_or_default();
+        match self.os {
+            Os::Windows => {
+                dirs.extend(self.zcli_install.iter().map(|d| d.join("bin")));
+                dirs.extend(self.home.iter().map(|h| h.join(".zerops").join("bin")));
+                dirs.extend(self.appdata.iter().map(|a| a.join("npm")));
+            }
+            Os::Linux | Os::MacOs => {
+                if let Some(home) = &self.home {
+                    for dir in [
+                        ".local/bin",
+                        ".npm-global/bin",
+                        ".npm/bin",
+                        ".volta/bin",
+                        "bin",
+                        ".bun/bin",
+                    ] {
+                        dirs.push(home.join(dir));
+                    }
+                    // nvm keeps one bin directory per installed Node version; newest first.
+                    if let Ok(entries) = std::fs::read_dir(home.join(".nvm/versions/node")) {
+                        let mut versions: Vec<PathBuf> =
+                            entries.flatten().map(|e| e.path()).collect();
+                        crate::order::sort(&mut versions);
+                        dirs.extend(versions.iter().rev().map(|v| v.join("bin")));
+                    }
+                }
+                for dir in ["/opt/homebrew/bin", "/usr/local/bin", "/usr/bin"] {
+                    dirs.push(PathBuf::from(dir));
+                }
             }
         }
+        dirs.iter()
+            .flat_map(|dir| names.iter().map(move |name| dir.join(name)))
+            .collect()
     }
-    for dir in ["/opt/homebrew/bin", "/usr/local/bin", "/usr/bin"] {
-        candidates.push(Path::new(dir).join(exe));
+
+    /// The first candidate that is there and runnable.
+    pub fn find(&self) -> Option<PathBuf> {
+        self.candidates().into_iter().find(|c| is_executable(c))
     }
-    candidates.into_iter().find(|c| is_executable(c))
 }
 
 fn is_executable(path: &Path) -> bool {
@@ -309,33 +369,39 @@ fn is_executable(path: &Path) -> bool {
 }
 
 /// The child's environment: ours minus every `ZEROPS_*` variable (zcli reads them as
-/// flags) except the login-file location, plus the given overrides.
+/// flags) except the login-file location, plus the given overrides. Names and values are
+/// `OsString`s: a variable that is not valid UTF-8 is passed on as it is, not a panic.
 pub fn child_env(
-    parent: impl Iterator<Item = (String, String)>,
+    parent: impl Iterator<Item = (OsString, OsString)>,
     overrides: &[(&str, &str)],
-) -> Vec<(String, String)> {
-    let mut env: Vec<(String, String)> = parent
+) -> Vec<(OsString, OsString)> {
+    let mut env: Vec<(OsString, OsString)> = parent
         .filter(|(key, _)| {
             let upper = key.to_ascii_uppercase();
-            let zcli_flag = upper.starts_with("ZEROPS_") && upper != "ZEROPS_CLI_DATA_FILE_PATH";
-            !zcli_flag && !upper.starts_with("ZCP_")
+            let zcli_flag =
+                starts_with(&upper, "ZEROPS_") && upper != OsStr::new("ZEROPS_CLI_DATA_FILE_PATH");
+            !zcli_flag && !starts_with(&upper, "ZCP_")
         })
         .collect();
     for (key, value) in overrides {
-        env.retain(|(k, _)| k != key);
-        env.push(((*key).to_owned(), (*value).to_owned()));
+        env.retain(|(k, _)| k != OsStr::new(key));
+        env.push(((*key).into(), (*value).into()));
     }
     env
+}
+
+fn starts_with(name: &OsStr, prefix: &str) -> bool {
+    name.as_encoded_bytes().starts_with(prefix.as_bytes())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn s(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    fn s(pairs: &[(&str, &str)]) -> Vec<(OsString, OsString)> {
         pairs
             .iter()
-            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .map(|(k, v)| ((*k).into(), (*v).into()))
             .collect()
     }
 
@@ -380,24 +446,99 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
+    fn child_env_passes_on_variables_that_are_not_utf8() {
+        use std::os::unix::ffi::OsStringExt;
+        let odd = OsString::from_vec(b"caf\xe9".to_vec());
+        let parent = vec![
+            (OsString::from("LANG_NOTE"), odd.clone()),
+            (OsString::from_vec(b"ZEROPS_\xff".to_vec()), odd.clone()),
+        ];
+        let env = child_env(parent.into_iter(), &[("ZEROPS_TOKEN", "ours")]);
+        assert_eq!(
+            env,
+            vec![
+                (OsString::from("LANG_NOTE"), odd),
+                (OsString::from("ZEROPS_TOKEN"), OsString::from("ours")),
+            ]
+        );
+    }
+
+    fn search(os: Os, path_var: Option<&Path>, home: Option<&Path>) -> ZcliSearch {
+        ZcliSearch {
+            os,
+            path_var: path_var.map(|p| p.as_os_str().to_owned()),
+            home: home.map(Path::to_owned),
+            appdata: Some(PathBuf::from("/appdata")),
+            zcli_install: Some(PathBuf::from("/zcli-install")),
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
     fn finds_an_executable_in_path_and_home_locations() {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
-        let bin = dir.path().join("home/.local/bin");
+        let home = dir.path().join("home");
+        let bin = home.join(".local/bin");
         std::fs::create_dir_all(&bin).unwrap();
         let zcli = bin.join("zcli");
         std::fs::write(&zcli, "#!/bin/sh\n").unwrap();
+        let nowhere = Path::new("/nonexistent");
         // Not executable yet: not found in home.
         assert_ne!(
-            find_zcli(Some("/nonexistent"), Some(&dir.path().join("home"))),
+            search(Os::Linux, Some(nowhere), Some(&home)).find(),
             Some(zcli.clone())
         );
         std::fs::set_permissions(&zcli, std::fs::Permissions::from_mode(0o755)).unwrap();
         assert_eq!(
-            find_zcli(Some("/nonexistent"), Some(&dir.path().join("home"))),
+            search(Os::Linux, Some(nowhere), Some(&home)).find(),
             Some(zcli.clone())
         );
-        let path = std::env::join_paths([bin.clone()]).unwrap();
-        assert_eq!(find_zcli(path.to_str(), None), Some(zcli));
+        assert_eq!(search(Os::Linux, Some(&bin), None).find(), Some(zcli));
+    }
+
+    #[test]
+    fn unix_candidates_are_path_then_the_installers_folders() {
+        let candidates =
+            search(Os::MacOs, Some(Path::new("/p")), Some(Path::new("/h"))).candidates();
+        let expected: Vec<PathBuf> = [
+            "/p/zcli",
+            "/h/.local/bin/zcli",
+            "/h/.npm-global/bin/zcli",
+            "/h/.npm/bin/zcli",
+            "/h/.volta/bin/zcli",
+            "/h/bin/zcli",
+            "/h/.bun/bin/zcli",
+            "/opt/homebrew/bin/zcli",
+            "/usr/local/bin/zcli",
+            "/usr/bin/zcli",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+        assert_eq!(candidates, expected);
+    }
+
+    /// Windows: `zcli.exe` (a download, or install.ps1 into `%ZCLI_INSTALL%\bin` or
+    /// `~\.zerops\bin`) before npm's `zcli.cmd` shim in `%APPDATA%\npm`; none of the Unix
+    /// folders.
+    #[test]
+    fn windows_candidates_take_exe_and_npm_cmd_shims() {
+        let candidates =
+            search(Os::Windows, Some(Path::new("/p")), Some(Path::new("/h"))).candidates();
+        let expected: Vec<PathBuf> = [
+            "/p/zcli.exe",
+            "/p/zcli.cmd",
+            "/zcli-install/bin/zcli.exe",
+            "/zcli-install/bin/zcli.cmd",
+            "/h/.zerops/bin/zcli.exe",
+            "/h/.zerops/bin/zcli.cmd",
+            "/appdata/npm/zcli.exe",
+            "/appdata/npm/zcli.cmd",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+        assert_eq!(candidates, expected);
     }
 }

@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::mcp::Tool;
 use crate::ops::deploy::{DeployRequest, Pusher, deploy};
+use crate::ops::zcli::ZcliSearch;
 use crate::platform::ErrorCode;
 
 use super::common::{DeployBackend, Services, follow, number, string};
@@ -51,11 +52,7 @@ workingDir must hold zerops.yml with a setup named after the service. Takes minu
                     .map(|s| std::time::Duration::from_secs(s as u64)),
             };
             let pusher = match &services.deploy {
-                DeployBackend::Zcli => Pusher::Zcli {
-                    path_var: std::env::var("PATH").ok(),
-                    home: std::env::var_os(if cfg!(windows) { "USERPROFILE" } else { "HOME" })
-                        .map(std::path::PathBuf::from),
-                },
+                DeployBackend::Zcli => Pusher::Zcli(ZcliSearch::from_env()),
                 DeployBackend::Simulator(sim) => Pusher::Simulator(sim),
             };
             let mut follow = follow(ctx, services.poll);

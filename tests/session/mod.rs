@@ -88,7 +88,13 @@ impl Session {
     /// Like [`Session::start`], with extra command-line arguments.
     pub fn start_with(env: &[(String, String)], args: &[&str]) -> Session {
         let pairs: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-        let mut child = support::spawn_piped(support::command(&pairs).args(args), Stdio::piped());
+        Session::start_command(support::command(&pairs).args(args))
+    }
+
+    /// Starts a command made by `support::command` (for tests that need more than
+    /// UTF-8 variables) and completes the handshake.
+    pub fn start_command(command: &mut std::process::Command) -> Session {
+        let mut child = support::spawn_piped(command, Stdio::piped());
         let stdout = child.stdout.take().unwrap();
         let mut stderr = child.stderr.take().unwrap();
         let lines: Shared = Arc::default();
