@@ -203,15 +203,19 @@ fn measure(subject: &Subject) -> Vec<Figure> {
         true,
     ));
 
+    // Calls 10 000-10 199 warm up (not recorded), here and for the echo below: the first
+    // calls after a handshake are slower, more so for some servers than for others.
     let (tool, args) = &subject.cheap_call;
     let mut calls = Vec::new();
-    for id in 10_000..12_000u64 {
+    for id in 10_000..12_200u64 {
         let started = Instant::now();
         s.send(&format!(
             r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{tool}","arguments":{args}}}}}"#
         ));
         s.until_id(id);
-        calls.push(started.elapsed());
+        if id >= 10_200 {
+            calls.push(started.elapsed());
+        }
     }
     out.push((
         "cheap tools/call p50 (zcp: zerops_knowledge search; peer: echo)",
@@ -295,13 +299,15 @@ fn measure(subject: &Subject) -> Vec<Figure> {
     // The same work on both sides: echo a short text.
     let (echo_tool, echo_args) = &subject.echo_call;
     let mut echoes = Vec::new();
-    for id in 20_000..22_000u64 {
+    for id in 20_000..22_200u64 {
         let started = Instant::now();
         s.send(&format!(
             r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{echo_tool}","arguments":{echo_args}}}}}"#
         ));
         s.until_id(id);
-        echoes.push(started.elapsed());
+        if id >= 20_200 {
+            echoes.push(started.elapsed());
+        }
     }
     out.push((
         "echo tools/call p50 (zcp: test_echo)",
@@ -433,7 +439,13 @@ fn main() {
     let results: Vec<(String, Vec<Figure>)> = subjects
         .iter()
         .zip(runs)
-        .map(|(subject, runs)| (subject.label.clone(), best_of(runs)))
+        .map(|(subject, runs)| {
+            let mut best = best_of(runs);
+            if subject.cheap_call == subject.echo_call {
+                cheap_row_takes_the_better_echo(&mut best);
+            }
+            (subject.label.clone(), best)
+        })
         .collect();
     let rows: Vec<Row> = results[0]
         .1
@@ -486,8 +498,9 @@ fn main() {
     let report = format!(
         "Machine: {}. zcp: {} (`{zcp}`). Peer: rmcp {} (bench/peer), release build (LTO, \
 stripped), with its stdio and its pipe transport. One run of `bench/run.sh`: the subjects take \
-turns for {rounds} rounds and each figure is the best of its rounds; lower is better \
-except throughput.\n\n{table}",
+turns for {rounds} rounds and each figure is the best of its rounds (the peer's cheap call is \
+its echo: that row shows the better of its two echo measurements); lower is better except \
+throughput.\n\n{table}",
         machine(),
         version_of(&zcp),
         arg("--peer-lock")
@@ -527,6 +540,23 @@ codegen units, debug info stripped, symbols kept) is {} MiB; zcp's binary is {:.
 }
 
 /// Per figure, the best value over the rounds (lowest, or highest where higher is better).
+/// The peer's cheap call is its echo: one call, also measured in the echo row's session.
+/// The cheap row takes the better of the two, so a noisy session of the peer cannot make
+/// zcp look better (one run read the peer's echo at 72 µs there and 40 µs in the echo
+/// row). The echo rows stay as measured: there both sides get the same number of tries.
+fn cheap_row_takes_the_better_echo(figures: &mut [Figure]) {
+    for (cheap, echo) in [
+        ("cheap tools/call p50", "echo tools/call p50"),
+        ("cheap tools/call p99", "echo tools/call p99"),
+    ] {
+        let i = figures.iter().position(|f| f.0.starts_with(cheap));
+        let j = figures.iter().position(|f| f.0.starts_with(echo));
+        if let (Some(i), Some(j)) = (i, j) {
+            figures[i].1 = figures[i].1.min(figures[j].1);
+        }
+    }
+}
+
 fn best_of(runs: Vec<Vec<Figure>>) -> Vec<Figure> {
     let mut runs = runs.into_iter();
     let mut best = runs.next().unwrap_or_default();
