@@ -16,6 +16,9 @@ pub enum Step {
     Sleep(Duration),
     /// Waits (up to 60 s) until a response with this id has been read.
     AwaitId(i64),
+    /// Waits (up to 60 s) until stdout contains this text: a script waits for what the
+    /// server said, not for a time that a slow machine may overrun.
+    AwaitText(String),
 }
 
 /// What a finished run produced.
@@ -111,17 +114,8 @@ pub fn run_script(steps: &[Step], env: &[(&str, &str)], limit: Duration) -> Run 
                 let _ = stdin.flush();
             }
             Step::Sleep(d) => std::thread::sleep(*d),
-            Step::AwaitId(id) => {
-                let (lock, cv) = &*seen;
-                let needle = format!("\"id\":{id},");
-                let deadline = Instant::now() + Duration::from_secs(60);
-                let mut out = lock.lock().unwrap();
-                while !String::from_utf8_lossy(&out).contains(&needle) {
-                    let left = deadline.saturating_duration_since(Instant::now());
-                    assert!(!left.is_zero(), "no response with id {id} within 60 s");
-                    out = cv.wait_timeout(out, left).unwrap().0;
-                }
-            }
+            Step::AwaitId(id) => await_text(&seen, &format!("\"id\":{id},")),
+            Step::AwaitText(text) => await_text(&seen, text),
         }
     }
     drop(stdin);
@@ -133,6 +127,17 @@ pub fn run_script(steps: &[Step], env: &[(&str, &str)], limit: Duration) -> Run 
         stderr: err_thread.join().unwrap(),
         status,
         exit_after_eof,
+    }
+}
+
+fn await_text(seen: &(Mutex<Vec<u8>>, Condvar), needle: &str) {
+    let (lock, cv) = seen;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut out = lock.lock().unwrap();
+    while !String::from_utf8_lossy(&out).contains(needle) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        assert!(!left.is_zero(), "no {needle:?} on stdout within 60 s");
+        out = cv.wait_timeout(out, left).unwrap().0;
     }
 }
 
@@ -167,7 +172,8 @@ pub fn parse_lines(stdout: &[u8]) -> Vec<Value> {
 }
 
 /// Reads a `.in.jsonl` script: lines are sent as written (including a trailing `\r`);
-/// `#sleep <ms>` pauses, `#env KEY=VALUE` sets a variable, other `#` lines are comments.
+/// `#sleep <ms>` pauses, `#await <text>` waits until stdout contains the text, `#env
+/// KEY=VALUE` sets a variable, other `#` lines are comments.
 pub fn load_script(path: &Path) -> (Vec<Step>, Vec<(String, String)>) {
     let bytes = std::fs::read(path).unwrap();
     let mut steps = Vec::new();
@@ -180,6 +186,10 @@ pub fn load_script(path: &Path) -> (Vec<Step>, Vec<(String, String)>) {
         if let Some(rest) = piece.strip_prefix(b"#sleep ") {
             let ms: u64 = String::from_utf8_lossy(rest).trim().parse().unwrap();
             steps.push(Step::Sleep(Duration::from_millis(ms)));
+        } else if let Some(rest) = piece.strip_prefix(b"#await ") {
+            steps.push(Step::AwaitText(
+                String::from_utf8_lossy(rest).trim().to_owned(),
+            ));
         } else if let Some(rest) = piece.strip_prefix(b"#env ") {
             let text = String::from_utf8_lossy(rest).trim().to_owned();
             let (k, v) = text.split_once('=').unwrap();
