@@ -274,7 +274,7 @@ fn push_with_zcli(
     follow: &mut Follow<'_>,
 ) -> Result<PushOutcome, PlatformError> {
     let program = search.find().ok_or_else(|| {
-        PlatformError::new(ErrorCode::ZcliNotFound, "zcli is not installed (not on PATH, nor in the usual npm, nvm, Homebrew or ~/.local/bin locations)")
+        PlatformError::new(ErrorCode::ZcliNotFound, "zcli is not installed (not on PATH, nor where its installers, npm, nvm or Homebrew put it)")
     })?;
     let mut args = vec![
         "push".to_owned(),
