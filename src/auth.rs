@@ -37,6 +37,19 @@ impl Os {
             Os::Linux
         }
     }
+
+    /// This process's home directory, from the variable this OS keeps it in (`HOME`,
+    /// `USERPROFILE` on Windows); unset or empty is none.
+    pub fn home_dir(self) -> Option<PathBuf> {
+        let name = if self == Os::Windows {
+            "USERPROFILE"
+        } else {
+            "HOME"
+        };
+        std::env::var_os(name)
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from)
+    }
 }
 
 /// The parts of the process environment authentication reads, injectable for tests.
@@ -62,9 +75,7 @@ impl EnvSource {
                     )
                 })
                 .collect(),
-            home: std::env::var_os(if cfg!(windows) { "USERPROFILE" } else { "HOME" })
-                .filter(|h| !h.is_empty())
-                .map(PathBuf::from),
+            home: Os::current().home_dir(),
             temp_dir: std::env::temp_dir(),
             os: Os::current(),
         }

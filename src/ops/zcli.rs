@@ -133,16 +133,23 @@ fn signal_group(group: u32, signal: Signal) {
 #[cfg(windows)]
 fn signal_group(group: u32, _signal: Signal) {
     use std::os::windows::process::CommandExt;
-    let system_root = std::env::var_os("SystemRoot")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(r"C:\Windows"));
-    let _ = Command::new(system_root.join("System32").join("taskkill.exe"))
+    let _ = Command::new(system32("taskkill.exe"))
         .args(["/F", "/T", "/PID", &group.to_string()])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .creation_flags(CREATE_NO_WINDOW)
         .status();
+}
+
+/// A Windows system program by full path (not whatever `PATH` finds under that name).
+#[cfg(windows)]
+fn system32(program: &str) -> PathBuf {
+    std::env::var_os("SystemRoot")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(r"C:\Windows"))
+        .join("System32")
+        .join(program)
 }
 
 /// Windows: start a console program without opening a console window (zcp itself usually
@@ -316,12 +323,7 @@ impl ZcliSearch {
         ZcliSearch {
             os,
             path_var: var("PATH"),
-            home: var(if os == Os::Windows {
-                "USERPROFILE"
-            } else {
-                "HOME"
-            })
-            .map(PathBuf::from),
+            home: os.home_dir(),
             appdata: var("APPDATA").map(PathBuf::from),
             zcli_install: var("ZCLI_INSTALL").map(PathBuf::from),
         }
@@ -499,11 +501,8 @@ mod tests {
     #[cfg(windows)]
     #[test]
     fn a_timed_out_child_and_its_children_are_ended_on_windows() {
-        let system_root = std::env::var_os("SystemRoot")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from(r"C:\Windows"));
         let invocation = Invocation {
-            program: system_root.join("System32").join("cmd.exe"),
+            program: system32("cmd.exe"),
             args: vec!["/c".into(), "ping -n 60 127.0.0.1".into()],
             env: std::env::vars_os().collect(),
             cwd: std::env::temp_dir(),
