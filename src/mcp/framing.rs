@@ -3,7 +3,9 @@
 //! MCP over stdio sends one JSON message per line. Lines may be large (an import carries
 //! its YAML inline), so the reader accepts anything up to a cap (64 MiB by default) and
 //! skips a longer line without holding it in memory, reporting it once so the caller can
-//! answer with an error and keep serving.
+//! answer with an error and keep serving. A UTF-8 byte order mark at the very start of the
+//! stream is dropped (RFC 8259 lets a parser ignore one): some Windows tools write one
+//! before the first line, and it would otherwise turn `initialize` into a parse error.
 
 use std::io::{self, BufRead};
 
@@ -23,20 +25,37 @@ pub enum Frame {
 pub struct LineReader<R> {
     inner: R,
     max_line: usize,
+    /// No line has been read yet, so a byte order mark may still come.
+    at_start: bool,
 }
+
+/// The UTF-8 byte order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 impl<R: BufRead> LineReader<R> {
     pub fn new(inner: R, max_line: usize) -> LineReader<R> {
-        LineReader { inner, max_line }
+        LineReader {
+            inner,
+            max_line,
+            at_start: true,
+        }
     }
 
     /// The next frame, `Ok(None)` at end of input. A final line without a newline still
     /// counts. Blank and whitespace-only lines are skipped here.
     pub fn next_frame(&mut self) -> io::Result<Option<Frame>> {
         loop {
+            let first = std::mem::replace(&mut self.at_start, false);
             match self.read_raw()? {
                 None => return Ok(None),
-                Some(Frame::Line(line)) if line.iter().all(u8::is_ascii_whitespace) => continue,
+                Some(Frame::Line(mut line)) => {
+                    if first && line.starts_with(BOM) {
+                        line.drain(..BOM.len());
+                    }
+                    if !line.iter().all(u8::is_ascii_whitespace) {
+                        return Ok(Some(Frame::Line(line)));
+                    }
+                }
                 Some(frame) => return Ok(Some(frame)),
             }
         }
@@ -111,6 +130,23 @@ mod tests {
                 Frame::Line(b"b\r".to_vec()),
                 Frame::Line(b"last".to_vec())
             ]
+        );
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_dropped_only_at_the_start_of_the_stream() {
+        let got = frames(b"\xEF\xBB\xBFa\n\xEF\xBB\xBFb\n", 100, 2);
+        assert_eq!(
+            got,
+            vec![
+                Frame::Line(b"a".to_vec()),
+                Frame::Line(b"\xEF\xBB\xBFb".to_vec())
+            ]
+        );
+        // A mark alone on the first line leaves a blank line, which is skipped.
+        assert_eq!(
+            frames(b"\xEF\xBB\xBF\r\nc", 100, 8),
+            vec![Frame::Line(b"c".to_vec())]
         );
     }
 
