@@ -995,6 +995,51 @@ fn env_files_can_replace_everything_and_never_half_apply() {
 }
 
 #[test]
+fn one_service_variable_is_created_and_updated_by_itself() {
+    let sim = start();
+    let c = client(&sim, SENTINEL);
+    let var = |key: &str| {
+        c.get_service_env(API_ID)
+            .unwrap()
+            .into_iter()
+            .find(|v| v.key == key)
+    };
+    let before = c.get_service_env(API_ID).unwrap().len();
+    let process = c
+        .create_user_data(API_ID, "MULTI", "line one\nline two")
+        .unwrap();
+    assert_eq!(process.action_name, "stack.userDataCreate");
+    let created = var("MULTI").expect("created");
+    assert_eq!(created.content, "line one\nline two");
+    assert_eq!(created.env_type.as_deref(), Some("SECRET"));
+    assert_eq!(c.get_service_env(API_ID).unwrap().len(), before + 1);
+
+    c.update_user_data(&created.id, "MULTI", "changed").unwrap();
+    assert_eq!(var("MULTI").unwrap().content, "changed");
+
+    // What the API refuses: a key in use, a platform key, changing a platform variable,
+    // an unknown id, and a reserved prefix.
+    let err = c.create_user_data(API_ID, "MULTI", "x").unwrap_err();
+    assert_eq!(err.api_code.as_deref(), Some("userDataDuplicateKey"));
+    let err = c.create_user_data(API_ID, "hostname", "x").unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidEnvFormat, "{err:?}");
+    let hostname = var("hostname").unwrap();
+    let err = c
+        .update_user_data(&hostname.id, "hostname", "x")
+        .unwrap_err();
+    assert_eq!(
+        err.api_code.as_deref(),
+        Some("userDataSystemKeyChangeForbidden")
+    );
+    assert_eq!(var("hostname").unwrap().content, hostname.content);
+    let err = c.update_user_data("nosuchid", "A", "x").unwrap_err();
+    assert_eq!(err.http_status, Some(404));
+    let err = c.create_user_data(API_ID, "ZEROPS_X", "1").unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidEnvFormat);
+    assert_eq!(c.get_service_env(API_ID).unwrap().len(), before + 1);
+}
+
+#[test]
 fn subdomain_enables_can_be_refused_while_ports_register() {
     let sim = start();
     let c = client(&sim, SENTINEL);

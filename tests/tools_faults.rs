@@ -292,7 +292,7 @@ fn faults_on_the_mutating_call() {
             "env set",
             "zerops_env",
             json!({"action": "set", "serviceHostname": "api", "variables": ["A=1"]}),
-            "PUT /service-stack/*/user-data/env-file",
+            "POST /service-stack/*/user-data",
         ),
         (
             "project env",

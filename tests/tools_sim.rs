@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 
 use session::{Session, body, expect_error, expect_ok, fast_sim, sim_env, start_sim};
 use zcp::sim::demo::{API_ID, DB_ID, DEMO_PROJECT_ID, WEB_ID};
-use zcp::sim::model::{Effect, ProcessRec};
-use zcp::sim::{SimConfig, SimHandle};
+use zcp::sim::model::{Effect, EnvRec, ProcessRec};
+use zcp::sim::{Fault, SimConfig, SimHandle};
 
 fn service_field<T>(
     sim: &SimHandle,
@@ -291,7 +291,7 @@ fn env_set_get_delete_on_a_service(config: SimConfig) {
 }
 
 #[test]
-fn env_service_level_when_the_api_merges_the_file() {
+fn env_service_level_set_get_delete() {
     env_set_get_delete_on_a_service(SimConfig {
         process_duration: Duration::from_millis(150),
         ..SimConfig::default()
@@ -299,12 +299,113 @@ fn env_service_level_when_the_api_merges_the_file() {
 }
 
 #[test]
-fn env_service_level_when_the_api_replaces_the_file() {
-    env_set_get_delete_on_a_service(SimConfig {
-        process_duration: Duration::from_millis(150),
-        env_file_replaces: true,
-        ..SimConfig::default()
+fn env_service_set_changes_one_variable_per_call_and_keeps_multi_line_values() {
+    let sim = fast_sim();
+    // A platform variable the user may not write (the API's EDITABLE type), beside the
+    // user's own multi-line secret.
+    sim.with_state(|s| {
+        let api = s.services.iter_mut().find(|x| x.id == API_ID).unwrap();
+        for (id, key, content, kind) in [
+            ("udapiPATH", "PATH", "/usr/local/bin:/usr/bin", "EDITABLE"),
+            (
+                "udapiPEM",
+                "TLS_KEY",
+                "-----BEGIN KEY-----\nAAA\n-----END KEY-----",
+                "SECRET",
+            ),
+        ] {
+            api.env.push(EnvRec {
+                id: id.into(),
+                key: key.into(),
+                content: content.into(),
+                kind: kind.into(),
+                sensitive: false,
+            });
+        }
     });
+    let mut s = Session::start(&sim_env(&sim));
+    let err = expect_error(
+        &s.call(
+            "zerops_env",
+            json!({"action": "set", "serviceHostname": "api", "variables": ["PATH=/bin"]}),
+        ),
+        "INVALID_ENV_FORMAT",
+    );
+    assert!(err["error"].as_str().unwrap().contains("'PATH'"), "{err}");
+    assert!(mutations(&sim).is_empty(), "{:?}", mutations(&sim));
+
+    let pem = "-----BEGIN KEY-----\nBBB\n-----END KEY-----\n";
+    let set = expect_ok(&s.call(
+        "zerops_env",
+        json!({"action": "set", "serviceHostname": "api",
+               "variables": ["NODE_ENV=test", format!("SIGNING_KEY={pem}")]}),
+    ));
+    assert_eq!(strings(&set["replaced"]), ["NODE_ENV"], "{set}");
+    assert_eq!(strings(&set["added"]), ["SIGNING_KEY"], "{set}");
+    // An update is answered at once; only the new variable's creation is a process.
+    assert_eq!(set["processes"].as_array().unwrap().len(), 1, "{set}");
+    assert_eq!(
+        mutations(&sim),
+        [
+            "PUT /user-data/udapi00000000000000005",
+            &format!("POST /service-stack/{API_ID}/user-data")
+        ]
+    );
+    let vars = service_env(&sim, API_ID);
+    assert!(has(&vars, "SIGNING_KEY", pem), "{vars:?}");
+    assert!(has(&vars, "NODE_ENV", "test"), "{vars:?}");
+    // The variables not named are untouched, the multi-line one and the platform's included.
+    assert!(has(
+        &vars,
+        "TLS_KEY",
+        "-----BEGIN KEY-----\nAAA\n-----END KEY-----"
+    ));
+    assert!(has(&vars, "PATH", "/usr/local/bin:/usr/bin"));
+    let got = expect_ok(&s.call(
+        "zerops_env",
+        json!({"action": "get", "serviceHostname": "api"}),
+    ));
+    let path = got["vars"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["key"] == "PATH")
+        .unwrap();
+    assert_eq!(path["isPlatform"], true, "{got}");
+}
+
+#[test]
+fn a_failure_half_way_names_the_variables_already_changed() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    // Two creations go through, then the update of NODE_ENV is refused.
+    sim.set_fault(
+        "PUT /user-data/*",
+        Fault::Status {
+            status: 500,
+            body:
+                json!({"error": {"code": "internalServerError", "message": "boom", "meta": null}})
+                    .to_string(),
+        },
+    );
+    let err = expect_error(
+        &s.call(
+            "zerops_env",
+            json!({"action": "set", "serviceHostname": "api",
+                   "variables": ["FIRST=1", "SECOND=2", "NODE_ENV=test"]}),
+        ),
+        "API_ERROR",
+    );
+    let text = err["error"].as_str().unwrap();
+    assert!(
+        text.contains("already changed before this failure: FIRST, SECOND"),
+        "{text}"
+    );
+    let vars = service_env(&sim, API_ID);
+    assert!(
+        has(&vars, "SECOND", "2") && has(&vars, "NODE_ENV", "production"),
+        "{vars:?}"
+    );
 }
 
 #[test]
@@ -354,7 +455,7 @@ fn malformed_env_lines_are_refused_naming_the_line_and_nothing_changes() {
         (json!(["OK=1", "no equals sign"]), "#2"),
         (json!(["1BAD=x"]), "#1"),
         (json!(["A=1", "B=2", "A=3"]), "#3"),
-        (json!(["A=1", "B=line\nbreak"]), "#2"),
+        (json!(["A=1", "ZEROPS_X=1"]), "#2"),
         (json!(["=value"]), "#1"),
     ];
     for (variables, line) in &cases {

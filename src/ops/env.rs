@@ -1,10 +1,12 @@
 //! `zerops_env`: read, set and delete variables of a service or of the project.
 //!
-//! Service `set` reads the current user variables, merges the given keys in and writes
-//! the whole env file back in one call, which is correct whether the API merges or
-//! replaces the file. Project `set` is an upsert by delete + create (a plain create of an
-//! existing key is refused). Input is checked completely before anything changes.
-//! Knows nothing of MCP.
+//! Service `set` changes one variable per call: an existing user variable is updated by
+//! its id, a new one is created. The API also takes a whole env file, but whether that
+//! merges or replaces is not established, and the file format cannot carry a value with a
+//! line break; the one-variable endpoints have neither problem and never touch other
+//! variables. Project `set` is an upsert by delete + create (a plain create of an existing
+//! key is refused). Input is checked completely before anything changes. Knows nothing of
+//! MCP.
 
 use serde_json::{Value, json};
 
@@ -51,6 +53,26 @@ fn platform_key(key: &str, verb: &str) -> PlatformError {
     )
 }
 
+/// Whether the platform owns a variable. Users' own are `SECRET` (service) or `USER`
+/// (project); everything else (`READ_ONLY`, `EDITABLE`, `INTERNAL`, `ENV`, `SYSTEM`, and
+/// types this build does not know yet) is the platform's, so zcp never writes it.
+fn is_platform(var: &EnvVar) -> bool {
+    !matches!(var.env_type.as_deref(), None | Some("SECRET" | "USER"))
+}
+
+/// Adds to a failure which variables had already changed, since a multi-variable change
+/// is one call per variable and cannot be undone half-way.
+fn partly_done(mut err: PlatformError, done: &[String]) -> PlatformError {
+    if !done.is_empty() {
+        err.message = format!(
+            "{} (already changed before this failure: {})",
+            err.message,
+            done.join(", ")
+        );
+    }
+    err
+}
+
 fn valid_key(key: &str) -> bool {
     let mut chars = key.chars();
     chars
@@ -67,12 +89,8 @@ pub fn parse_assignments(lines: &[String]) -> Result<Vec<(String, String)>, Plat
     let mut out: Vec<(String, String)> = Vec::new();
     for (i, raw) in lines.iter().enumerate() {
         let n = i + 1;
+        // A value may span lines (a PEM key, say): each variable is its own JSON field.
         let line = raw.strip_suffix('\r').unwrap_or(raw);
-        if line.contains('\n') || line.contains('\r') {
-            return Err(env_error(format!(
-                "Variable #{n} contains a line break; values must be single-line"
-            )));
-        }
         let Some((key, value)) = line.split_once('=') else {
             return Err(env_error(format!(
                 "Variable #{n} '{line}' is not KEY=value"
@@ -132,7 +150,7 @@ pub fn get(session: &Session, scope: &EnvScope) -> Result<Value, PlatformError> 
             if v.content.contains("${") {
                 entry["isReference"] = json!(true);
             }
-            if matches!(v.env_type.as_deref(), Some("READ_ONLY" | "SYSTEM")) {
+            if is_platform(v) {
                 entry["isPlatform"] = json!(true);
             }
             entry
@@ -184,56 +202,37 @@ pub fn set(
 ) -> Result<Value, PlatformError> {
     let assignments = parse_assignments(lines)?;
     let (current, hostname) = read(session, scope)?;
+    if let Some((key, _)) = assignments
+        .iter()
+        .find(|(k, _)| current.iter().any(|v| &v.key == k && is_platform(v)))
+    {
+        return Err(platform_key(key, "changed"));
+    }
+    let service_id = match scope {
+        EnvScope::Service(_) => {
+            Some(resolve_service(session, hostname.as_deref().unwrap_or(""))?.id)
+        }
+        EnvScope::Project => None,
+    };
     let mut added = Vec::new();
     let mut replaced = Vec::new();
     let mut processes: Vec<Process> = Vec::new();
-    match scope {
-        EnvScope::Service(_) => {
-            if let Some((key, _)) = assignments.iter().find(|(k, _)| {
-                current.iter().any(|v| {
-                    &v.key == k && matches!(v.env_type.as_deref(), Some("READ_ONLY" | "SYSTEM"))
-                })
-            }) {
-                return Err(platform_key(key, "changed"));
-            }
-            let service = resolve_service(session, hostname.as_deref().unwrap_or(""))?;
-            // The user's variables (not the platform's), with the new values merged in.
-            let mut file: Vec<(String, String)> = current
-                .iter()
-                .filter(|v| !matches!(v.env_type.as_deref(), Some("READ_ONLY" | "SYSTEM")))
-                .map(|v| (v.key.clone(), v.content.clone()))
-                .collect();
-            for (key, value) in &assignments {
-                match file.iter_mut().find(|(k, _)| k == key) {
-                    Some(slot) => {
-                        slot.1 = value.clone();
-                        replaced.push(key.clone());
-                    }
-                    None => {
-                        file.push((key.clone(), value.clone()));
-                        added.push(key.clone());
-                    }
-                }
-            }
-            let content: String = file.iter().map(|(k, v)| format!("{k}={v}\n")).collect();
-            processes.push(session.client.set_service_env_file(&service.id, &content)?);
-        }
-        EnvScope::Project => {
-            for (key, value) in &assignments {
-                if let Some(existing) = current.iter().find(|v| &v.key == key) {
-                    let deleted = session.client.delete_project_env(&existing.id)?;
-                    processes.push(deleted);
-                    replaced.push(key.clone());
-                } else {
-                    added.push(key.clone());
-                }
-                processes.push(session.client.create_project_env(
-                    &session.info.project_id,
-                    key,
-                    value,
-                    false,
-                )?);
-            }
+    for (key, value) in &assignments {
+        let existing = current.iter().find(|v| &v.key == key);
+        let done: Vec<String> = replaced.iter().chain(&added).cloned().collect();
+        let step = match (&service_id, existing) {
+            (Some(_), Some(var)) => session.client.update_user_data(&var.id, key, value),
+            (Some(service), None) => session
+                .client
+                .create_user_data(service, key, value)
+                .map(|p| processes.push(p)),
+            (None, existing) => upsert_project_var(session, existing, key, value, &mut processes),
+        };
+        step.map_err(|err| partly_done(err, &done))?;
+        if existing.is_some() {
+            replaced.push(key.clone());
+        } else {
+            added.push(key.clone());
         }
     }
     finish(
@@ -244,6 +243,26 @@ pub fn set(
         follow,
         json!({ "added": added, "replaced": replaced }),
     )
+}
+
+/// A project variable cannot be updated in place by zcp's calls: delete, then create.
+fn upsert_project_var(
+    session: &Session,
+    existing: Option<&EnvVar>,
+    key: &str,
+    value: &str,
+    processes: &mut Vec<Process>,
+) -> Result<(), PlatformError> {
+    if let Some(var) = existing {
+        processes.push(session.client.delete_project_env(&var.id)?);
+    }
+    processes.push(session.client.create_project_env(
+        &session.info.project_id,
+        key,
+        value,
+        false,
+    )?);
+    Ok(())
 }
 
 /// Deletes variables by key.
@@ -259,7 +278,7 @@ pub fn delete(
     let mut targets = Vec::new();
     for key in &keys {
         match current.iter().find(|v| &v.key == key) {
-            Some(var) if matches!(var.env_type.as_deref(), Some("READ_ONLY" | "SYSTEM")) => {
+            Some(var) if is_platform(var) => {
                 return Err(platform_key(key, "deleted"));
             }
             Some(var) => targets.push(var.clone()),
@@ -282,11 +301,12 @@ pub fn delete(
         }
     }
     let mut processes = Vec::new();
-    for var in &targets {
-        processes.push(match scope {
-            EnvScope::Service(_) => session.client.delete_user_data(&var.id)?,
-            EnvScope::Project => session.client.delete_project_env(&var.id)?,
-        });
+    for (i, var) in targets.iter().enumerate() {
+        let deleted = match scope {
+            EnvScope::Service(_) => session.client.delete_user_data(&var.id),
+            EnvScope::Project => session.client.delete_project_env(&var.id),
+        };
+        processes.push(deleted.map_err(|err| partly_done(err, &keys[..i]))?);
     }
     finish(
         session,
@@ -342,6 +362,36 @@ mod tests {
             parse_assignments(&lines(&["A=1", "URL=postgres://u:p@h/db?x=y", "EMPTY="])).unwrap();
         assert_eq!(parsed[1], ("URL".into(), "postgres://u:p@h/db?x=y".into()));
         assert_eq!(parsed[2], ("EMPTY".into(), String::new()));
+        let pem = "KEY=-----BEGIN KEY-----\nMIIB\n-----END KEY-----\n";
+        assert_eq!(
+            parse_assignments(&lines(&[pem])).unwrap()[0].1,
+            "-----BEGIN KEY-----\nMIIB\n-----END KEY-----\n",
+            "a value may span lines"
+        );
+    }
+
+    #[test]
+    fn only_secret_and_user_variables_are_the_users() {
+        let var = |t: Option<&str>| EnvVar {
+            id: "1".into(),
+            key: "K".into(),
+            content: String::new(),
+            env_type: t.map(str::to_owned),
+            sensitive: None,
+        };
+        for mine in [Some("SECRET"), Some("USER"), None] {
+            assert!(!is_platform(&var(mine)), "{mine:?}");
+        }
+        for theirs in [
+            "READ_ONLY",
+            "EDITABLE",
+            "INTERNAL",
+            "ENV",
+            "SYSTEM",
+            "NEW_KIND",
+        ] {
+            assert!(is_platform(&var(Some(theirs))), "{theirs}");
+        }
     }
 
     #[test]
@@ -351,7 +401,6 @@ mod tests {
             (vec!["1A=x"], "invalid key"),
             (vec!["A-B=x"], "invalid key"),
             (vec!["A=1", "A=2"], "twice"),
-            (vec!["A=line\nbreak"], "line break"),
             (vec!["ZEROPS_X=1"], "reserved"),
         ] {
             let err = parse_assignments(&lines(&bad)).unwrap_err();

@@ -31,6 +31,21 @@ pub trait Client: Send + Sync {
         service_id: &str,
         content: &str,
     ) -> Result<Process, PlatformError>;
+    /// Creates one service variable (`POST /service-stack/{id}/user-data`).
+    fn create_user_data(
+        &self,
+        service_id: &str,
+        key: &str,
+        content: &str,
+    ) -> Result<Process, PlatformError>;
+    /// Replaces one service variable's value, by the variable's id (`PUT /user-data/{id}`).
+    /// The API answers with the variable itself, not a process: the change is immediate.
+    fn update_user_data(
+        &self,
+        user_data_id: &str,
+        key: &str,
+        content: &str,
+    ) -> Result<(), PlatformError>;
     fn delete_user_data(&self, user_data_id: &str) -> Result<Process, PlatformError>;
     fn get_project_env(&self, project_id: &str) -> Result<Vec<EnvVar>, PlatformError>;
     fn create_project_env(

@@ -331,6 +331,56 @@ impl Client for MockClient {
         ))
     }
 
+    fn create_user_data(
+        &self,
+        service_id: &str,
+        key: &str,
+        content: &str,
+    ) -> Result<Process, PlatformError> {
+        let mut state = self.enter("create_user_data", service_id)?;
+        state.next_id += 1;
+        let id = format!("ud{}", state.next_id);
+        state
+            .service_env
+            .entry(service_id.to_owned())
+            .or_default()
+            .push(EnvVar {
+                id,
+                key: key.to_owned(),
+                content: content.to_owned(),
+                env_type: Some("SECRET".into()),
+                sensitive: None,
+            });
+        Ok(MockClient::new_process(
+            &mut state,
+            "stack.userDataCreate",
+            service_id,
+        ))
+    }
+
+    fn update_user_data(
+        &self,
+        user_data_id: &str,
+        key: &str,
+        content: &str,
+    ) -> Result<(), PlatformError> {
+        let mut state = self.enter("update_user_data", user_data_id)?;
+        let var = state
+            .service_env
+            .values_mut()
+            .flatten()
+            .find(|v| v.id == user_data_id)
+            .ok_or_else(|| {
+                PlatformError::new(
+                    ErrorCode::InvalidParameter,
+                    format!("variable {user_data_id} not found"),
+                )
+            })?;
+        var.key = key.to_owned();
+        var.content = content.to_owned();
+        Ok(())
+    }
+
     fn delete_user_data(&self, user_data_id: &str) -> Result<Process, PlatformError> {
         let mut state = self.enter("delete_user_data", user_data_id)?;
         let mut owner = String::new();

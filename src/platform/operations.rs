@@ -160,6 +160,37 @@ impl Client for ZeropsClient {
         )
     }
 
+    fn create_user_data(
+        &self,
+        service_id: &str,
+        key: &str,
+        content: &str,
+    ) -> Result<Process, PlatformError> {
+        self.call(
+            Method::Post,
+            &format!("/service-stack/{service_id}/user-data"),
+            "/service-stack/{id}/user-data",
+            Some(&json!({ "key": key, "content": content })),
+            Subject::Env,
+        )
+    }
+
+    fn update_user_data(
+        &self,
+        user_data_id: &str,
+        key: &str,
+        content: &str,
+    ) -> Result<(), PlatformError> {
+        let _variable: serde::de::IgnoredAny = self.call(
+            Method::Put,
+            &format!("/user-data/{user_data_id}"),
+            "/user-data/{id}",
+            Some(&json!({ "key": key, "content": content })),
+            Subject::Env,
+        )?;
+        Ok(())
+    }
+
     fn delete_user_data(&self, user_data_id: &str) -> Result<Process, PlatformError> {
         self.call(
             Method::Delete,

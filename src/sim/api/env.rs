@@ -1,13 +1,53 @@
-//! Service variables (env-file upserts or replace-all, deletes by id) and project
-//! variables (create with duplicate-key refusal, delete by id).
+//! Service variables (env-file upserts or replace-all, one-variable create and update,
+//! deletes by id) and project variables (create with duplicate-key refusal, delete by id).
 
 use std::time::Instant;
 
 use serde_json::Value;
 
 use super::{Outcome, State, TokenScope, error, forbidden, ok};
-use crate::sim::http::Request;
+use crate::sim::http::{Request, Response};
 use crate::sim::model::{Effect, EnvRec};
+
+/// The API's checks of a service variable's key.
+fn check_user_key(key: &str) -> Result<(), Response> {
+    if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(error(
+            400,
+            "userDataKeyInvalid",
+            &format!("invalid key {key:?}"),
+            Value::Null,
+        ));
+    }
+    if key.to_ascii_uppercase().starts_with("ZEROPS_") {
+        return Err(error(
+            400,
+            "userDataZeropsPrefixForbidden",
+            "keys must not start with ZEROPS_",
+            Value::Null,
+        ));
+    }
+    Ok(())
+}
+
+/// `{"key", "content"}`, both required, as the one-variable endpoints take them.
+fn key_and_content(body: &Value) -> Result<(String, String), Response> {
+    match (
+        body.get("key").and_then(Value::as_str),
+        body.get("content").and_then(Value::as_str),
+    ) {
+        (Some(key), Some(content)) => {
+            check_user_key(key)?;
+            Ok((key.to_owned(), content.to_owned()))
+        }
+        _ => Err(error(
+            400,
+            "invalidUserInput",
+            "key and content are required",
+            Value::Null,
+        )),
+    }
+}
 
 impl State {
     pub(super) fn env_file(
@@ -40,22 +80,7 @@ impl State {
                     Value::Null,
                 ));
             };
-            if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                return Err(error(
-                    400,
-                    "userDataKeyInvalid",
-                    &format!("invalid key {key:?}"),
-                    Value::Null,
-                ));
-            }
-            if key.to_ascii_uppercase().starts_with("ZEROPS_") {
-                return Err(error(
-                    400,
-                    "userDataZeropsPrefixForbidden",
-                    "keys must not start with ZEROPS_",
-                    Value::Null,
-                ));
-            }
+            check_user_key(key)?;
             pairs.push((key.to_owned(), value.to_owned()));
         }
         // Refuse before changing anything: a rejected file leaves the variables as they were.
@@ -108,6 +133,110 @@ impl State {
             duration,
         );
         Ok(ok(self.process_json(p, now)))
+    }
+
+    /// `POST /service-stack/{id}/user-data`: one new variable, as a process. A key already
+    /// in use is refused, the platform's with its own code.
+    pub(super) fn create_user_data(
+        &mut self,
+        req: &Request,
+        scope: &TokenScope,
+        id: &str,
+        now: Instant,
+    ) -> Outcome {
+        let index = self.service(scope, id)?;
+        let (key, content) = key_and_content(&State::body(req)?)?;
+        if let Some(existing) = self.services[index].env.iter().find(|e| e.key == key) {
+            return Err(if existing.kind == "SECRET" {
+                error(
+                    400,
+                    "userDataDuplicateKey",
+                    &format!("{key} already exists"),
+                    Value::Null,
+                )
+            } else {
+                error(
+                    400,
+                    "userDataUseOfSystemKey",
+                    &format!("{key} is a system variable"),
+                    Value::Null,
+                )
+            });
+        }
+        let new_id = self.new_id("ud");
+        self.services[index].env.push(EnvRec {
+            id: new_id,
+            key,
+            content,
+            kind: "SECRET".into(),
+            sensitive: false,
+        });
+        let project = self.services[index].project_id.clone();
+        let duration = self.config.process_duration;
+        let p = self.start_process(
+            &project,
+            "stack.userDataCreate",
+            &[id],
+            Effect::None,
+            None,
+            duration,
+        );
+        Ok(ok(self.process_json(p, now)))
+    }
+
+    /// `PUT /user-data/{id}`: a new key and value for one user variable, at once; the
+    /// answer is the variable, not a process.
+    pub(super) fn update_user_data(
+        &mut self,
+        req: &Request,
+        scope: &TokenScope,
+        id: &str,
+    ) -> Outcome {
+        let Some(index) = self
+            .services
+            .iter()
+            .position(|s| s.env.iter().any(|e| e.id == id))
+        else {
+            return Err(error(
+                404,
+                "userDataNotFound",
+                "User data not found.",
+                Value::Null,
+            ));
+        };
+        if !State::allowed(scope, &self.services[index].project_id) {
+            return Err(forbidden());
+        }
+        let (key, content) = key_and_content(&State::body(req)?)?;
+        let service = &mut self.services[index];
+        if service.env.iter().any(|e| e.key == key && e.id != id) {
+            return Err(error(
+                400,
+                "userDataDuplicateKey",
+                &format!("{key} already exists"),
+                Value::Null,
+            ));
+        }
+        let Some(var) = service.env.iter_mut().find(|e| e.id == id) else {
+            return Err(error(
+                404,
+                "userDataNotFound",
+                "User data not found.",
+                Value::Null,
+            ));
+        };
+        if var.kind != "SECRET" {
+            return Err(error(
+                400,
+                "userDataSystemKeyChangeForbidden",
+                &format!("{} is a system variable", var.key),
+                Value::Null,
+            ));
+        }
+        var.key = key;
+        var.content = content;
+        let var = var.clone();
+        Ok(ok(var.service_json(&self.services[index])))
     }
 
     pub(super) fn delete_user_data(

@@ -389,6 +389,10 @@ impl State {
             ("PUT", ["service-stack", id, "user-data", "env-file"]) => {
                 self.env_file(req, &scope, id, now)
             }
+            ("POST", ["service-stack", id, "user-data"]) => {
+                self.create_user_data(req, &scope, id, now)
+            }
+            ("PUT", ["user-data", id]) => self.update_user_data(req, &scope, id),
             ("DELETE", ["user-data", id]) => self.delete_user_data(&scope, id, now),
             ("POST", ["project", id, "env"]) => self.create_project_env(req, &scope, id, now),
             ("DELETE", ["project-env", id]) => self.delete_project_env(&scope, id, now),
