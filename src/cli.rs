@@ -74,6 +74,8 @@ zcp speaks MCP on stdin/stdout; start it from an MCP client, not by hand.",
 /// How long the exit waits for the client to take the last queued output; a client that
 /// stops reading cannot hold the process longer than this.
 const FINAL_DRAIN: Duration = Duration::from_secs(1);
+/// How long the exit waits for queued log lines to reach stderr.
+const LOG_FLUSH: Duration = Duration::from_millis(200);
 
 /// How long simulated processes and builds take in `--demo` (long enough to watch progress).
 const DEMO_PROCESS: Duration = Duration::from_secs(4);
@@ -207,5 +209,8 @@ pub fn serve(
     zcp::ops::zcli::kill_all_children();
     server.finish_with(|| {
         drain.wait(FINAL_DRAIN);
+        // Whatever the log queue still holds, briefly: an unread stderr must not hold
+        // the exit.
+        zcp::log::flush(LOG_FLUSH);
     })
 }

@@ -141,6 +141,69 @@ fn a_client_that_never_reads_cannot_block_sigterm() {
     exits_cleanly_and_soon(child, started);
 }
 
+#[test]
+fn a_host_that_never_reads_stderr_cannot_stall_tool_calls() {
+    // Each panicking call logs a line; 3 000 of them are several times what a stderr pipe
+    // holds. Before the log queue, the workers blocked on stderr after a few hundred and
+    // every later call went unanswered.
+    let count = 3000;
+    let mut child = support::spawn_piped(&mut support::command(TEST_TOOLS), Stdio::piped());
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap(); // open, and not read until all answered
+    let mut input = INIT.as_bytes().to_vec();
+    for id in 1..=count {
+        input.extend_from_slice(
+            format!(
+                "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"tools/call\",\"params\":{{\"name\":\"test_panic\",\"arguments\":{{}}}}}}\n"
+            )
+            .as_bytes(),
+        );
+    }
+    let (done, answered) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut seen = 0;
+        for line in std::io::BufRead::lines(std::io::BufReader::new(stdout)) {
+            let Ok(line) = line else { break };
+            if line.contains("\"error\"") && !line.contains("\"id\":0,") {
+                seen += 1;
+                if done.send(seen).is_err() {
+                    break;
+                }
+            }
+        }
+    });
+    stdin.write_all(&input).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut seen = 0;
+    while seen < count {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match answered.recv_timeout(left) {
+            Ok(n) => seen = n,
+            Err(_) => {
+                let _ = child.kill();
+                panic!("only {seen} of {count} calls were answered while stderr was unread");
+            }
+        }
+    }
+    // Reading stderr now lets the queue move: the lines that did not fit are counted.
+    let logged = std::thread::spawn(move || {
+        let mut logged = String::new();
+        stderr.read_to_string(&mut logged).unwrap();
+        logged
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    drop(stdin);
+    let status = wait_with_limit(&mut child, Duration::from_secs(10));
+    assert!(status.success(), "{status:?}");
+    let logged = logged.join().unwrap();
+    assert!(
+        logged.contains("log line(s) dropped: stderr was not being read"),
+        "{}",
+        &logged[logged.len().saturating_sub(500)..]
+    );
+}
+
 /// The flooded process exits with success well within its limits: 2 s grace at most
 /// (nothing runs) plus the 1 s final drain, with slack.
 fn exits_cleanly_and_soon(mut child: std::process::Child, started: Instant) {

@@ -160,7 +160,7 @@ fn shutdown_under_work(ending: Ending) {
     let limit = match ending {
         Ending::Eof => {
             drop(stdin);
-            // 2 s grace, then cancellation, cleanup and the final drain.
+            // 1.5 s grace, then cancellation, cleanup (0.4 s at most) and the final drain.
             Duration::from_millis(4500)
         }
         Ending::Signal(name) => {

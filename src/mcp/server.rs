@@ -19,10 +19,12 @@ use super::registry::{ResourceProvider, Tool, ToolOutput};
 use super::schema::ArgumentError;
 use super::writer::Writer;
 
-/// How long requests read before end of input may still finish.
-pub const DEFAULT_EOF_GRACE: Duration = Duration::from_secs(2);
+/// How long requests read before end of input may still finish. With [`CLEANUP_GRACE`]
+/// after it, the process is gone within 2 s of EOF even when a handler ignores its
+/// cancellation (a call blocked on a silent network peer).
+pub const DEFAULT_EOF_GRACE: Duration = Duration::from_millis(1500);
 /// How long cancelled handlers get to clean up (kill children) before we exit.
-const CLEANUP_GRACE: Duration = Duration::from_millis(500);
+const CLEANUP_GRACE: Duration = Duration::from_millis(400);
 /// The hard limit between a signal and exit, whatever handlers do.
 const SIGNAL_DEADLINE: Duration = Duration::from_millis(4500);
 
