@@ -182,7 +182,19 @@ pub fn classify(line: &[u8]) -> Incoming {
         return classify_non_object(line);
     }
     match serde_json::from_slice::<Envelope<'_>>(line) {
-        Ok(envelope) => classify_envelope(envelope),
+        // JSON text is UTF-8. The parser checks the strings it reads, but skips members it
+        // does not know without looking inside them, so a line it took is checked whole.
+        Ok(envelope) => match std::str::from_utf8(line) {
+            Ok(_) => classify_envelope(envelope),
+            Err(err) => Incoming::Invalid(ErrorReply::new(
+                None,
+                code::PARSE_ERROR,
+                format!(
+                    "Parse error: invalid UTF-8 at line 1 column {}",
+                    err.valid_up_to() + 1
+                ),
+            )),
+        },
         Err(err) => classify_failure(line, &err),
     }
 }
