@@ -256,6 +256,26 @@ pub fn resolve_credentials(env: &EnvSource) -> Result<Credentials, PlatformError
     })
 }
 
+/// The API host of zcli's own login on this machine (`RegionData.address` of the first
+/// login file zcli would read, its default host when the file names none), or `None` when
+/// zcli is not logged in. A deploy leaves such a login to zcli when it names zcp's host:
+/// zcli before 1.0.51 ignores `ZEROPS_TOKEN` and needs the token in that file.
+pub fn zcli_login_host(env: &EnvSource) -> Option<String> {
+    let path = cli_data_candidates(env).into_iter().find(|p| p.is_file())?;
+    let data: Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
+    let token = member(&data, "Token").and_then(Value::as_str)?;
+    if token.trim().is_empty() {
+        return None;
+    }
+    let host = member(&data, "RegionData")
+        .and_then(|r| member(r, "address"))
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|h| !h.is_empty())
+        .unwrap_or(DEFAULT_API_HOST);
+    Some(host.to_owned())
+}
+
 /// Who we are and which project we work on. `Debug` masks the token.
 #[derive(Clone)]
 pub struct Info {
@@ -511,6 +531,20 @@ mod tests {
 
     fn cli_data(token: &str, scope: Option<&str>) -> String {
         serde_json::json!({"Token": token, "RegionData": {"name": "prg1", "isDefault": true, "address": "api.example.test", "guiAddress": null}, "ScopeProjectId": scope, "ProjectVpnKeyRegistry": null}).to_string()
+    }
+
+    #[test]
+    fn zcli_login_host_reads_the_file_zcli_would_read() {
+        let home = tempfile::tempdir().unwrap();
+        let linux = env(&[], home.path(), Os::Linux);
+        assert_eq!(zcli_login_host(&linux), None, "not logged in");
+        let file = home.path().join(".config/zerops/cli.data");
+        write(&file, &cli_data("tok", None));
+        assert_eq!(zcli_login_host(&linux).as_deref(), Some("api.example.test"));
+        write(&file, &cli_data("", None));
+        assert_eq!(zcli_login_host(&linux), None, "logged out");
+        write(&file, r#"{"Token":"tok","RegionData":{"address":""}}"#);
+        assert_eq!(zcli_login_host(&linux).as_deref(), Some(DEFAULT_API_HOST));
     }
 
     #[test]

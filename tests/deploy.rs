@@ -173,6 +173,21 @@ fn zcli_gets_every_id_the_token_and_a_clean_environment() {
     );
     assert_eq!(flag(&args, "--setup"), Some("api"));
     assert!(args.contains(&"--no-git".to_owned()), "no .git: {args:?}");
+    // zcli ran in a private directory of its own (no `.zcli.yml` from a shared folder),
+    // removed afterwards.
+    let pwd = record
+        .lines()
+        .find_map(|l| l.strip_prefix("PWD "))
+        .map(PathBuf::from)
+        .unwrap();
+    assert!(
+        pwd.file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("zcp-zcli-"),
+        "{pwd:?}"
+    );
+    assert!(!pwd.exists(), "{pwd:?} is left behind");
     let env: Vec<&str> = record
         .lines()
         .filter_map(|l| l.strip_prefix("ENV "))

@@ -23,8 +23,9 @@ use super::progress::Next;
 use super::validate::{self, FileKind};
 use super::zcli::{self, Invocation, ZcliSearch};
 
-/// The default (and largest) time a deploy may take.
-pub const MAX_DEPLOY: Duration = Duration::from_secs(15 * 60);
+/// The default (and largest) time a deploy may take: Zerops gives a build pipeline an
+/// hour, and the upload and the deploy come on top.
+pub const MAX_DEPLOY: Duration = Duration::from_secs(70 * 60);
 /// How much of zcli's output the result shows.
 const RESULT_TAIL_BYTES: usize = 4 * 1024;
 
@@ -186,12 +187,24 @@ fn service_versions(
     Ok(versions.into_iter().filter(of_service).collect())
 }
 
-/// The region file zcli reads its API host from (no token: that goes in the environment).
-fn region_file(api_host: &str) -> Option<tempfile_like::TempFile> {
-    let host = api_host
+/// An API host without scheme and trailing slash, as zcli's login file writes it.
+fn bare_host(api_host: &str) -> &str {
+    api_host
         .trim()
         .trim_start_matches("https://")
-        .trim_end_matches('/');
+        .trim_end_matches('/')
+}
+
+/// Whether zcli should read its own login file rather than one zcp writes: when that login
+/// names the host zcp talks to. Then an old zcli (which ignores `ZEROPS_TOKEN`) still has
+/// a token, and a current one takes zcp's token from the environment anyway.
+fn leave_login_to_zcli(login_host: Option<&str>, api_host: &str) -> bool {
+    login_host.is_some_and(|h| bare_host(h).eq_ignore_ascii_case(bare_host(api_host)))
+}
+
+/// The region file zcli reads its API host from (no token: that goes in the environment).
+fn region_file(api_host: &str) -> Option<tempfile_like::TempFile> {
+    let host = bare_host(api_host);
     if host.starts_with("http://") {
         return None;
     }
@@ -238,6 +251,38 @@ mod tempfile_like {
     impl Drop for TempFile {
         fn drop(&mut self) {
             let _ = std::fs::remove_file(&self.path);
+        }
+    }
+
+    /// A private empty directory (0700 on Unix), removed with its contents on drop.
+    pub struct TempDir {
+        pub path: PathBuf,
+    }
+
+    impl TempDir {
+        pub fn create(prefix: &str) -> Option<TempDir> {
+            let name = format!(
+                "{prefix}-{}-{}",
+                std::process::id(),
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos())
+            );
+            let path = std::env::temp_dir().join(name);
+            let mut builder = std::fs::DirBuilder::new();
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::DirBuilderExt;
+                builder.mode(0o700);
+            }
+            builder.create(&path).ok()?;
+            Some(TempDir { path })
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.path);
         }
     }
 }
@@ -291,7 +336,12 @@ fn push_with_zcli(
         // Not a git work tree: upload the directory as it is.
         args.push("--no-git".into());
     }
-    let region = region_file(&session.info.api_host);
+    let login_host = crate::auth::zcli_login_host(&crate::auth::EnvSource::from_process());
+    let region = if leave_login_to_zcli(login_host.as_deref(), &session.info.api_host) {
+        None
+    } else {
+        region_file(&session.info.api_host)
+    };
     let region_path = region.as_ref().map(|r| r.path.display().to_string());
     let mut overrides: Vec<(&str, &str)> = vec![
         ("ZEROPS_TOKEN", session.info.token.as_str()),
@@ -300,12 +350,20 @@ fn push_with_zcli(
     if let Some(path) = &region_path {
         overrides.push(("ZEROPS_CLI_DATA_FILE_PATH", path));
     }
-    let cwd = std::env::temp_dir();
+    // zcli also reads flags from a `.zcli.yml` in its working directory; the shared temp
+    // directory is writable by every user, so zcli runs in an empty one of its own.
+    let cwd = tempfile_like::TempDir::create("zcp-zcli").ok_or_else(|| {
+        PlatformError::new(
+            ErrorCode::Unknown,
+            "Cannot create a private temporary directory for zcli",
+        )
+        .with_suggestion("Check that the temporary directory (TMPDIR) is writable.")
+    })?;
     let invocation = Invocation {
         program,
         args,
         env: zcli::child_env(std::env::vars_os(), &overrides),
-        cwd,
+        cwd: cwd.path.clone(),
         timeout,
     };
     let cancel = follow.cancel.clone();
@@ -488,7 +546,7 @@ pub fn deploy(
                 "zcli did not finish within {} s and was stopped",
                 timeout.as_secs()
             ),
-            "Check zerops_events for the build; raise timeoutSeconds (max 900) for slow builds.",
+            "Check zerops_events for the build; raise timeoutSeconds (max 4200) for slow builds.",
         ));
     }
     // zcli returning is not a finished deploy: find and follow the new app version. A
@@ -640,6 +698,35 @@ fn failure(details: Value, message: &str, suggestion: &str) -> PlatformError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn zcli_keeps_its_own_login_only_when_it_names_our_host() {
+        let ours = "api.app-prg1.zerops.io";
+        assert!(leave_login_to_zcli(Some(ours), ours));
+        assert!(leave_login_to_zcli(
+            Some("API.app-prg1.zerops.io/"),
+            "https://api.app-prg1.zerops.io"
+        ));
+        assert!(!leave_login_to_zcli(Some("api.other.example"), ours));
+        assert!(!leave_login_to_zcli(None, ours));
+    }
+
+    #[test]
+    fn the_private_directory_is_empty_owner_only_and_removed() {
+        let dir = tempfile_like::TempDir::create("zcp-test").unwrap();
+        let path = dir.path.clone();
+        assert!(path.starts_with(std::env::temp_dir()));
+        assert_eq!(std::fs::read_dir(&path).unwrap().count(), 0);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o700);
+        }
+        std::fs::write(path.join("left-by-zcli"), "x").unwrap();
+        drop(dir);
+        assert!(!path.exists());
+    }
 
     #[test]
     fn setup_names_that_look_like_flags_are_refused() {

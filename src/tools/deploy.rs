@@ -26,7 +26,7 @@ workingDir must hold zerops.yml with a setup named after the service. Takes minu
                 "serviceHostname": {"type": "string", "description": "The target service (or give serviceId)."},
                 "serviceId": {"type": "string", "description": "The target service id (instead of serviceHostname)."},
                 "setup": {"type": "string", "description": "zerops.yml setup to use when none is named after the service."},
-                "timeoutSeconds": {"type": "integer", "minimum": 30, "maximum": 900, "default": 900, "description": "Give up after this long (default and max 900)."}
+                "timeoutSeconds": {"type": "integer", "minimum": 30, "maximum": 4200, "default": 4200, "description": "Give up after this long (default and max 4200: a build may take an hour, plus upload and deploy)."}
             },
             "required": ["workingDir"],
             "additionalProperties": false
