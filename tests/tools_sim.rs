@@ -926,6 +926,17 @@ fn discover_filters_and_shows_envs_only_when_asked() {
         !all.to_string().contains("DATABASE_URL"),
         "no envs unless asked"
     );
+    // The listing comes from the search index, whose autoscaling block is empty: no
+    // scaling there, only from one service's own record.
+    assert!(
+        all["services"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|x| x.get("scaling").is_none()),
+        "{all}"
+    );
+    assert!(all["hint"].as_str().unwrap().contains("serviceHostname"));
 
     let one = expect_ok(&s.call(
         "zerops_discover",
@@ -1128,6 +1139,59 @@ fn events_are_newest_first_and_limited_after_filtering() {
     let after = expect_ok(&s.call("zerops_events", json!({"limit": 1})));
     assert_eq!(after["events"][0]["service"], "web", "{after}");
     assert_eq!(after["events"][0]["action"], "restart");
+}
+
+/// `count` application (facility 16) lines of the api service, `web` access-log lines
+/// (facility 17) among them, the newest last.
+fn bulk_logs(sim: &SimHandle, count: u64, web: u64) {
+    sim.with_state(|s| {
+        let now = std::time::SystemTime::now();
+        for i in 0..count + web {
+            let access = i >= count;
+            s.logs.push(zcp::sim::model::LogRec {
+                id: format!("logfac{i:0>16}"),
+                project_id: DEMO_PROJECT_ID.into(),
+                service_id: API_ID.into(),
+                timestamp: zcp::time::format_rfc3339(
+                    now - Duration::from_secs(600) + Duration::from_millis(i),
+                ),
+                severity: 6,
+                facility: if access { 17 } else { 16 },
+                tag: "api".into(),
+                container: "api-1".into(),
+                container_id: "ctr-api-1".into(),
+                message: if access {
+                    format!("GET /health 200 ({i})")
+                } else {
+                    format!("app line {i}")
+                },
+            });
+        }
+    });
+}
+
+#[test]
+fn logs_show_the_application_not_the_web_server_and_a_full_capped_page_may_have_more() {
+    let sim = fast_sim();
+    // The demo's own lines for api plus 1000 more: over the 1000 cap in all.
+    bulk_logs(&sim, 1000, 5);
+    let mut s = Session::start(&sim_env(&sim));
+    let got = expect_ok(&s.call(
+        "zerops_logs",
+        json!({"serviceHostname": "api", "since": "1d", "limit": 1000}),
+    ));
+    assert!(
+        !got.to_string().contains("GET /health"),
+        "web server lines are not the application's"
+    );
+    // (The answer itself is cut to size: what matters is what the backend gave.)
+    assert!(!entries(&got).is_empty());
+    assert_eq!(got["hasMore"], true, "a full page at the cap may have more");
+    assert!(
+        sim.requests().iter().any(|r| r.contains("facility=16")),
+        "{:?}",
+        sim.requests()
+    );
 }
 
 #[test]

@@ -27,6 +27,9 @@ pub fn discover(session: &Session, request: &DiscoverRequest) -> Result<Value, P
     let project = session.client.get_project(&session.info.project_id)?;
     let mut services = project_services(session)?;
     let mut warnings: Vec<String> = Vec::new();
+    // Scaling is shown only from the single-service GET: the search index's autoscaling
+    // block is mostly empty, so a listing built from it would show wrong limits.
+    let mut fresh_details = false;
     if let Some(hostname) = request
         .service_hostname
         .as_deref()
@@ -35,7 +38,10 @@ pub fn discover(session: &Session, request: &DiscoverRequest) -> Result<Value, P
         let found = find_service(services, hostname.trim())?;
         // The search index can lag; the single-service GET is authoritative.
         let fresh = match session.client.get_service(&found.id) {
-            Ok(fresh) => fresh,
+            Ok(fresh) => {
+                fresh_details = true;
+                fresh
+            }
             Err(err) => {
                 warnings.push(format!(
                     "Could not read fresh details of '{hostname}' ({}); showing the search data",
@@ -65,6 +71,17 @@ pub fn discover(session: &Session, request: &DiscoverRequest) -> Result<Value, P
             None
         };
         let mut entry = service_json(service, &subdomain_host, envs.as_deref());
+        if fresh_details {
+            let scaling = scaling_json(
+                service
+                    .current_autoscaling
+                    .as_ref()
+                    .or(service.custom_autoscaling.as_ref()),
+            );
+            if !scaling.is_empty() {
+                entry.insert("scaling".into(), Value::Object(scaling));
+            }
+        }
         if request.include_envs
             && let Some(vars) = &envs
         {
@@ -84,6 +101,9 @@ pub fn discover(session: &Session, request: &DiscoverRequest) -> Result<Value, P
         }
     }
     let mut result = json!({ "project": project_json, "services": listed, "warnings": warnings });
+    if request.service_hostname.is_none() {
+        result["hint"] = json!("Pass serviceHostname for one service's scaling limits.");
+    }
     if request.include_envs && !request.include_env_values {
         result["note"] = json!("Env values are hidden; pass includeEnvValues: true to see them.");
     }
@@ -127,15 +147,6 @@ fn service_json(
         subdomain["url"] = json!(url);
     }
     entry.insert("subdomain".into(), subdomain);
-    let scaling = scaling_json(
-        service
-            .current_autoscaling
-            .as_ref()
-            .or(service.custom_autoscaling.as_ref()),
-    );
-    if !scaling.is_empty() {
-        entry.insert("scaling".into(), Value::Object(scaling));
-    }
     if let Some(created) = &service.created {
         entry.insert("created".into(), json!(created));
     }

@@ -15,6 +15,8 @@ use super::helpers::{parse_since, project_app_versions, resolve_service};
 
 /// The most entries one call returns.
 pub const MAX_LIMIT: usize = 1000;
+/// The log backend's facility of an application's stdout and stderr.
+const APPLICATION_FACILITY: u8 = 16;
 
 /// What to read.
 #[derive(Debug, Clone, Default)]
@@ -78,6 +80,9 @@ pub fn logs(
         service_id: Some(service.id.clone()),
         limit: u32::try_from((limit + 1).min(MAX_LIMIT)).unwrap_or(1000),
         min_severity,
+        // The application's own output (16), as zcli shows by default: not the web
+        // server's access log (17) nor the container's daemons.
+        facility: Some(APPLICATION_FACILITY),
         ..LogFetchParams::default()
     };
     let search = request
@@ -122,6 +127,9 @@ pub fn logs(
     let access = session.client.get_project_log(&session.info.project_id)?;
     let fetched = session.logs.fetch_logs(&access, &params)?;
     let backend_full = fetched.len() >= params.limit as usize;
+    // A page that could not ask for one entry more than wanted (the backend's cap) cannot
+    // tell "exactly this many" from "more": a full one may have more behind it.
+    let asked_no_extra = params.limit as usize <= limit;
     let needle = search.map(str::to_lowercase);
     let mut kept: Vec<_> = fetched
         .into_iter()
@@ -133,7 +141,8 @@ pub fn logs(
         })
         .collect();
     // Newest first from the backend: keep the newest `limit`, then show oldest first.
-    let has_more = kept.len() > limit || (search.is_some() && backend_full && kept.len() == limit);
+    let has_more = kept.len() > limit
+        || ((search.is_some() || asked_no_extra) && backend_full && kept.len() == limit);
     kept.truncate(limit);
     kept.reverse();
     let entries: Vec<Value> = kept

@@ -23,6 +23,21 @@ pub fn status(session: &Session, process_id: &str) -> Result<Value, PlatformErro
 pub fn cancel(session: &Session, process_id: &str) -> Result<Value, PlatformError> {
     let id = require_id(process_id)?;
     let current = session.client.get_process(id)?;
+    match current.status.to_ascii_uppercase().as_str() {
+        "CANCELING" => {
+            let mut value = process_json(&current);
+            value["message"] = json!(format!("Process {id} is already being canceled"));
+            return Ok(value);
+        }
+        "ROLLBACKING" => {
+            return Err(PlatformError::new(
+                ErrorCode::InvalidParameter,
+                format!("Process '{id}' is rolling back and cannot be canceled now"),
+            )
+            .with_suggestion("Wait for the rollback to end; check it with action status."));
+        }
+        _ => {}
+    }
     if !process_in_progress(&current.status) {
         return Err(PlatformError::new(
             ErrorCode::ProcessAlreadyTerminal,
@@ -43,4 +58,55 @@ fn require_id(process_id: &str) -> Result<&str, PlatformError> {
             .with_suggestion("Pass the processId returned by the tool that started the process, or find it with zerops_events."));
     }
     Ok(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::auth::{CredentialSource, Info};
+    use crate::platform::Process;
+    use crate::platform::mock::{MockClient, MockLogFetcher};
+
+    fn session_with(status: &str) -> Session {
+        let process = Process {
+            id: "proc1".into(),
+            action_name: "stack.restart".into(),
+            status: status.into(),
+            ..Process::default()
+        };
+        Session {
+            client: Arc::new(MockClient::new().with_process(process)),
+            logs: Arc::new(MockLogFetcher::new(Vec::new())),
+            info: Info {
+                token: "t".into(),
+                api_host: "h".into(),
+                client_id: "c".into(),
+                project_id: "p".into(),
+                project_name: "n".into(),
+                source: CredentialSource::Direct,
+            },
+        }
+    }
+
+    #[test]
+    fn a_process_being_canceled_is_not_canceled_twice_and_a_rollback_is_not_canceled() {
+        let canceling = cancel(&session_with("CANCELING"), "proc1").unwrap();
+        assert_eq!(canceling["status"], "CANCELING");
+        assert!(
+            canceling["message"]
+                .as_str()
+                .unwrap()
+                .contains("already being canceled")
+        );
+        let err = cancel(&session_with("ROLLBACKING"), "proc1").unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidParameter);
+        assert!(err.message.contains("rolling back"), "{err:?}");
+        let status = status(&session_with("ROLLBACKING"), "proc1").unwrap();
+        assert_eq!(status["inProgress"], true);
+        let err = cancel(&session_with("FINISHED"), "proc1").unwrap_err();
+        assert_eq!(err.code, ErrorCode::ProcessAlreadyTerminal);
+        assert!(cancel(&session_with("RUNNING"), "proc1").is_ok());
+    }
 }

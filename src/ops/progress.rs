@@ -71,9 +71,14 @@ impl PollConfig {
     }
 }
 
-/// True while a process status means the work is not over yet.
+/// True while a process status means the work is not over yet. A process that is rolling
+/// back or being canceled has not ended: following it on reports its real outcome instead
+/// of an early success. Unknown statuses count as ended, so a new one cannot poll forever.
 pub fn process_in_progress(status: &str) -> bool {
-    matches!(status.to_ascii_uppercase().as_str(), "PENDING" | "RUNNING")
+    matches!(
+        status.to_ascii_uppercase().as_str(),
+        "PENDING" | "RUNNING" | "ROLLBACKING" | "CANCELING"
+    )
 }
 
 /// Receives progress: `(progress, total, message)`, progress strictly increasing.
@@ -227,20 +232,22 @@ mod tests {
     }
 
     #[test]
-    fn only_pending_and_running_keep_the_poll_going() {
-        assert!(process_in_progress("PENDING") && process_in_progress("running"));
-        for status in [
-            "FINISHED",
-            "FAILED",
-            "CANCELED",
-            "ROLLBACKING",
-            "SOMETHING_NEW",
-            "",
-        ] {
+    fn unfinished_statuses_keep_the_poll_going() {
+        for status in ["PENDING", "running", "ROLLBACKING", "CANCELING"] {
+            assert!(process_in_progress(status), "{status}");
+        }
+        for status in ["FINISHED", "FAILED", "CANCELED", "SOMETHING_NEW", ""] {
             assert!(!process_in_progress(status), "{status}");
         }
         let (ending, polls, _) = follow(&["PENDING", "SOMETHING_NEW"], true, &CancelToken::new());
         assert_eq!((ending, polls), (Ending::Finished, 2));
+        // A rollback is followed to its end.
+        let (ending, polls, _) = follow(
+            &["RUNNING", "ROLLBACKING", "ROLLBACKING", "FAILED"],
+            true,
+            &CancelToken::new(),
+        );
+        assert_eq!((ending, polls), (Ending::Finished, 4));
     }
 
     #[test]

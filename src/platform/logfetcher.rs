@@ -55,6 +55,21 @@ struct LogItems {
     items: Vec<LogEntryWire>,
 }
 
+/// Masks the log URL's query string in `text`, whole and each longer value on its own
+/// (an echo may re-encode or reorder the parameters).
+fn scrub_credential(text: &str, query: &str) -> String {
+    let mut out = super::http::scrub(text, query);
+    for value in query
+        .split('&')
+        .filter_map(|pair| pair.split_once('=').map(|p| p.1))
+    {
+        if value.len() >= 8 {
+            out = super::http::scrub(&out, value);
+        }
+    }
+    out
+}
+
 impl LogFetcher for HttpLogFetcher {
     fn fetch_logs(
         &self,
@@ -84,6 +99,9 @@ impl LogFetcher for HttpLogFetcher {
                 map_failure(transport_failure(&err, &secret), Subject::Other, endpoint)
             })?;
         if status >= 300 {
+            // An error page may echo the request URL: its credential must not reach the
+            // message built from the body.
+            let text = scrub_credential(&text, &secret);
             let mut err = map_failure(error_body(status, &text, None), Subject::Other, endpoint);
             if status == 401 || status == 403 {
                 err.code = ErrorCode::ApiError;
@@ -105,6 +123,19 @@ impl LogFetcher for HttpLogFetcher {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_echoed_credential_is_masked_whole_or_by_value() {
+        let query = "accessToken=s3cr3tVALUE123&projectId=p1";
+        let page = "bad request: GET /logs?projectId=p1&accessToken=s3cr3tVALUE123&limit=5";
+        let masked = scrub_credential(page, query);
+        assert!(!masked.contains("s3cr3tVALUE123"), "{masked}");
+        assert!(
+            masked.contains("projectId=p1"),
+            "short values stay: {masked}"
+        );
+        assert_eq!(scrub_credential(&format!("x {query} y"), query), "x *** y");
+    }
 
     #[test]
     fn queries_carry_only_what_the_backend_honours() {

@@ -396,6 +396,21 @@ impl ProjectRec {
 }
 
 impl ServiceRec {
+    /// A search item: like the real index, its autoscaling block is empty (the effective
+    /// values come only from the single-service GET, [`ServiceRec::to_json`]).
+    pub fn search_json(&self) -> Value {
+        let mut value = self.to_json();
+        if let Some(item) = value.as_object_mut() {
+            item.remove("currentAutoscaling");
+            item.insert(
+                "customAutoscaling".into(),
+                json!({"verticalAutoscaling": null, "horizontalAutoscaling": null}),
+            );
+        }
+        value
+    }
+
+    /// The single-service GET.
     pub fn to_json(&self) -> Value {
         json!({
             "id": self.id,

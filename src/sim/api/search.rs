@@ -113,7 +113,7 @@ impl State {
             })
             .collect();
         crate::order::sort_by(&mut services, |a, b| b.created.cmp(&a.created));
-        Ok(query.page(services.into_iter().map(ServiceRec::to_json).collect()))
+        Ok(query.page(services.into_iter().map(ServiceRec::search_json).collect()))
     }
 
     pub(super) fn search_processes(
