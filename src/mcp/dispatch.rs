@@ -183,7 +183,17 @@ impl Shared {
         match method {
             "initialize" => methods::initialize(self, &call),
             "ping" => Ok("{}".to_owned()),
-            "server/discover" => Ok(methods::discover(self, &call)),
+            // Only the stateless revision has this method, and its requests carry the
+            // version in `_meta`: without it, name the missing key (spec: -32602).
+            "server/discover" => Err(ErrorReply::new(
+                Some(request.id.clone()),
+                code::INVALID_PARAMS,
+                format!(
+                    "Invalid params: server/discover needs params._meta[\"{}\"] (protocol revision {} or later)",
+                    era::meta_key::PROTOCOL_VERSION,
+                    era::MODERN_VERSION
+                ),
+            )),
             "tools/list" => methods::tools_list(self, &call),
             "tools/call" => methods::tools_call(self, &call),
             "resources/list" => methods::resources_list(self, &call),
