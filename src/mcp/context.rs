@@ -11,7 +11,7 @@ use crate::cancel::CancelToken;
 
 use super::era::Era;
 use super::inflight::RequestState;
-use super::jsonrpc::notification_line;
+use super::jsonrpc::{notification_line, notification_line_raw};
 use super::logging::LogLevel;
 use super::writer::Writer;
 
@@ -53,7 +53,8 @@ pub struct Progress {
 }
 
 struct ProgressInner {
-    token: Value,
+    /// The token as the client wrote it (JSON text), echoed verbatim.
+    token: Box<str>,
     writer: Arc<Writer>,
     state: Arc<RequestState>,
     with_message: bool,
@@ -62,7 +63,7 @@ struct ProgressInner {
 
 impl Progress {
     pub(crate) fn new(
-        token: Value,
+        token: Box<str>,
         writer: Arc<Writer>,
         state: Arc<RequestState>,
         era: Era,
@@ -103,16 +104,24 @@ impl Progress {
         {
             return false;
         }
-        let mut params = json!({ "progressToken": inner.token, "progress": number(progress) });
-        if let Some(total) = total.filter(|t| t.is_finite() && *t >= progress) {
-            params["total"] = number(total);
-        }
+        // Written by hand, members in the order serde_json sorts them, so the token goes
+        // out as its exact text (a big integer stays an integer).
+        let mut params = String::from("{");
         if inner.with_message
             && let Some(message) = message
         {
-            params["message"] = json!(message);
+            params.push_str(&format!(r#""message":{},"#, json!(message)));
         }
-        let line = notification_line("notifications/progress", &params);
+        params.push_str(&format!(
+            r#""progress":{},"progressToken":{}"#,
+            number(progress),
+            inner.token
+        ));
+        if let Some(total) = total.filter(|t| t.is_finite() && *t >= progress) {
+            params.push_str(&format!(r#","total":{}"#, number(total)));
+        }
+        params.push('}');
+        let line = notification_line_raw("notifications/progress", &params);
         let sent = inner.writer.write_line_if(&line, || inner.state.is_open());
         if sent {
             *last = Some((progress, Instant::now()));

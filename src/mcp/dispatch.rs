@@ -23,6 +23,8 @@ fn runs_on_pool(method: &str) -> bool {
 pub(crate) struct Call<'a> {
     pub id: &'a RequestId,
     pub params: Option<&'a Value>,
+    /// The request's progress token as JSON text (see [`jsonrpc::Request`]).
+    pub progress_token: Option<&'a str>,
     pub era: Era,
     pub envelope: EnvelopeInfo,
     pub state: &'a Arc<RequestState>,
@@ -61,9 +63,9 @@ impl Shared {
     fn handle_line(self: &Arc<Self>, line: &[u8]) {
         match jsonrpc::classify(line) {
             Incoming::Request(request) => self.dispatch(request),
-            Incoming::Notification { method, params } => {
-                self.notification(&method, params.as_ref())
-            }
+            Incoming::Notification {
+                method, cancelled, ..
+            } => self.notification(&method, cancelled),
             Incoming::ClientResponse => {
                 crate::debug!("mcp", "ignoring a response object from the client")
             }
@@ -142,6 +144,7 @@ impl Shared {
         let call = Call {
             id: &request.id,
             params,
+            progress_token: request.progress_token.as_deref(),
             era,
             envelope,
             state,
@@ -255,23 +258,18 @@ impl Shared {
         }
     }
 
-    fn notification(&self, method: &str, params: Option<&Value>) {
+    fn notification(&self, method: &str, cancelled: Option<RequestId>) {
         match method {
-            "notifications/cancelled" => {
-                let id = params
-                    .and_then(|p| p.get("requestId"))
-                    .and_then(RequestId::from_value);
-                match id {
-                    Some(id) => {
-                        if self.inflight.cancel(&id) {
-                            crate::debug!("mcp", "request {id} cancelled by the client");
-                        }
-                    }
-                    None => {
-                        crate::debug!("mcp", "ignoring a cancellation without a usable requestId")
+            "notifications/cancelled" => match cancelled {
+                Some(id) => {
+                    if self.inflight.cancel(&id) {
+                        crate::debug!("mcp", "request {id} cancelled by the client");
                     }
                 }
-            }
+                None => {
+                    crate::debug!("mcp", "ignoring a cancellation without a usable requestId")
+                }
+            },
             "notifications/initialized" => {}
             other => crate::debug!("mcp", "ignoring notification {other}"),
         }
@@ -328,9 +326,9 @@ impl Shared {
                         state.finish();
                         shared.inflight.remove(&request.id, &state);
                     }
-                    Incoming::Notification { method, params } => {
-                        shared.notification(&method, params.as_ref())
-                    }
+                    Incoming::Notification {
+                        method, cancelled, ..
+                    } => shared.notification(&method, cancelled),
                     Incoming::ClientResponse => {}
                     Incoming::Batch(_) => replies.push(
                         ErrorReply::new(

@@ -104,6 +104,8 @@ pub enum Incoming {
     Notification {
         method: String,
         params: Option<Value>,
+        /// `params.requestId` of a `notifications/cancelled`, exactly as written.
+        cancelled: Option<RequestId>,
     },
     /// A response object from the client; we send no requests, so it is dropped.
     ClientResponse,
@@ -119,6 +121,34 @@ pub struct Request {
     pub id: RequestId,
     pub method: String,
     pub params: Option<Value>,
+    /// `params._meta.progressToken` as JSON text, when it is a string or a number:
+    /// progress notifications echo it exactly, big integers included.
+    pub progress_token: Option<Box<str>>,
+}
+
+/// `params` member `path` as the client wrote it. Parsing into `Value` turns integers
+/// beyond 64 bits into floats, and ids and tokens must come back exactly, so the raw text
+/// is read again for the member alone.
+fn raw_member(params: &RawValue, path: &[&str]) -> Option<Box<RawValue>> {
+    let mut current = params.to_owned();
+    for key in path {
+        let mut members: std::collections::HashMap<String, Box<RawValue>> =
+            serde_json::from_str(current.get()).ok()?;
+        current = members.remove(*key)?;
+    }
+    Some(current)
+}
+
+/// The progress token: strings and 64-bit numbers as `Value` has them, anything else
+/// numeric (a float, or an integer `Value` could not hold) from the raw text.
+fn progress_token(raw: Option<&RawValue>, params: Option<&Value>) -> Option<Box<str>> {
+    let token = params?.get("_meta")?.get("progressToken")?;
+    match token {
+        Value::String(_) => Some(token.to_string().into()),
+        Value::Number(n) if n.is_i64() || n.is_u64() => Some(n.to_string().into()),
+        Value::Number(_) => Some(raw_member(raw?, &["_meta", "progressToken"])?.get().into()),
+        _ => None,
+    }
 }
 
 /// An error reply waiting to be written.
@@ -169,8 +199,13 @@ pub fn result_line(id: &RequestId, result_json: &str) -> Vec<u8> {
 
 /// Serialises a notification as one line.
 pub fn notification_line(method: &str, params: &Value) -> Vec<u8> {
+    notification_line_raw(method, &params.to_string())
+}
+
+/// [`notification_line`] for params already written as JSON text.
+pub fn notification_line_raw(method: &str, params_json: &str) -> Vec<u8> {
     let method = Value::String(method.to_owned());
-    format!(r#"{{"jsonrpc":"2.0","method":{method},"params":{params}}}"#).into_bytes()
+    format!(r#"{{"jsonrpc":"2.0","method":{method},"params":{params_json}}}"#).into_bytes()
 }
 
 /// Classifies one line (already stripped of its newline and a trailing `\r`).
@@ -280,9 +315,15 @@ fn classify_envelope(envelope: Envelope<'_>) -> Incoming {
         Some(_) => Err(()),
     };
     let Some(raw_id) = id else {
+        // Cancellation names a request by its id, which must match byte for byte.
+        let cancelled = (method == "notifications/cancelled")
+            .then(|| envelope.params.and_then(|p| raw_member(p, &["requestId"])))
+            .flatten()
+            .and_then(|raw| RequestId::from_raw(&raw));
         return Incoming::Notification {
             method,
             params: params.ok().flatten(),
+            cancelled,
         };
     };
     let Some(id) = valid_id else {
@@ -298,7 +339,15 @@ fn classify_envelope(envelope: Envelope<'_>) -> Incoming {
         ));
     };
     match params {
-        Ok(params) => Incoming::Request(Request { id, method, params }),
+        Ok(params) => {
+            let progress_token = progress_token(envelope.params, params.as_ref());
+            Incoming::Request(Request {
+                id,
+                method,
+                params,
+                progress_token,
+            })
+        }
         Err(()) => Incoming::Invalid(ErrorReply::new(
             Some(id),
             code::INVALID_PARAMS,

@@ -196,13 +196,9 @@ pub(crate) fn tools_call(shared: &Shared, call: &Call<'_>) -> Result<String, Err
     let output = match schema::validate(&tool.input_schema, arguments) {
         Err(problems) => (shared.argument_error)(name, &problems),
         Ok(arguments) => {
-            let token = params
-                .get("_meta")
-                .and_then(|m| m.get("progressToken"))
-                .filter(|t| t.is_string() || t.is_number());
-            let progress = match token {
+            let progress = match call.progress_token {
                 Some(token) => Progress::new(
-                    token.clone(),
+                    token.into(),
                     shared.writer.clone(),
                     call.state.clone(),
                     call.era,
