@@ -326,18 +326,15 @@ fn kind_detection() {
     let import = "services:\n  - hostname: a\n    type: nodejs@22\n";
     let zerops = "zerops:\n  - setup: a\n";
     assert_eq!(detect_kind(import, None), FileKind::ImportYml);
-    assert_eq!(
-        detect_kind("project:\n  name: x\n", None),
-        FileKind::ImportYml
-    );
     assert_eq!(detect_kind(zerops, None), FileKind::ZeropsYml);
     assert_eq!(detect_kind("", None), FileKind::ZeropsYml);
     assert_eq!(
         detect_kind(zerops, Some("/repo/zerops-project-import.yml")),
         FileKind::ImportYml
     );
+    // Only the file name counts, not a directory that happens to contain "import".
     assert_eq!(
-        detect_kind(import, Some("/home/me/important/zerops.yaml")),
+        detect_kind(zerops, Some("/home/me/important/zerops.yaml")),
         FileKind::ZeropsYml
     );
     assert_eq!(detect_kind("services: [\n", None), FileKind::ImportYml);
@@ -346,6 +343,37 @@ fn kind_detection() {
     assert_eq!(FileKind::parse("compose.yml"), None);
     let auto = validate(import, None, None);
     assert_eq!(auto.kind, FileKind::ImportYml);
+}
+
+/// G3 to the letter: after the file name, a top-level `services` key decides, whatever
+/// the file is called and whatever other keys sit beside it; nothing else means import.
+#[test]
+fn kind_detection_follows_g3_order() {
+    let import = "services:\n  - hostname: a\n    type: nodejs@22\n";
+    for name in ["zerops.yml", "/app/zerops.yaml", "C:\\app\\ZEROPS.YML"] {
+        assert_eq!(
+            detect_kind(import, Some(name)),
+            FileKind::ImportYml,
+            "{name}"
+        );
+    }
+    let both = "zerops:\n  - setup: a\nservices:\n  - hostname: a\n    type: nodejs@22\n";
+    assert_eq!(detect_kind(both, None), FileKind::ImportYml);
+    assert_eq!(detect_kind(both, Some("zerops.yml")), FileKind::ImportYml);
+    let report = validate(both, None, Some("zerops.yml"));
+    assert_eq!(report.kind, FileKind::ImportYml);
+    assert!(report.errors.iter().any(|f| f.rule == "I1"), "{report:?}");
+    // `project` alone is not `services`: zerops.yml, whose Z1 says it looks like an import.
+    let project = "project:\n  name: x\n";
+    assert_eq!(detect_kind(project, None), FileKind::ZeropsYml);
+    let report = validate(project, None, None);
+    assert!(
+        report
+            .errors
+            .iter()
+            .any(|f| f.rule == "Z1" && f.message.contains("import.yml")),
+        "{report:?}"
+    );
 }
 
 #[test]

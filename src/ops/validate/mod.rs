@@ -40,44 +40,46 @@ pub struct ImportService {
     pub mode: Option<String>,
 }
 
-/// G3: which format a text is. A file name containing `import` means import.yml and one
-/// named `zerops.yml`/`zerops.yaml` means zerops.yml; otherwise a top-level `zerops` key
-/// means zerops.yml and `services`/`project` mean import.yml; the default is zerops.yml.
+/// G3: which format a text is when the caller does not say. A file name containing
+/// `import` means import.yml; otherwise a top-level `services` key means import.yml, even
+/// in a file named zerops.yml or beside a `zerops` key (the import checks then report the
+/// stray key, I1); anything else is zerops.yml. Only the file name is searched for
+/// `import`, so a directory such as `important/` does not turn its files into imports.
 pub fn detect_kind(content: &str, path_hint: Option<&str>) -> FileKind {
-    if let Some(path) = path_hint {
-        let name = path
-            .rsplit(['/', '\\'])
-            .next()
-            .unwrap_or(path)
-            .to_ascii_lowercase();
-        if name.contains("import") {
-            return FileKind::ImportYml;
-        }
-        if name == "zerops.yml" || name == "zerops.yaml" {
-            return FileKind::ZeropsYml;
-        }
+    if path_hint.is_some_and(names_an_import) {
+        return FileKind::ImportYml;
     }
-    let keys: Vec<String> = match yaml::parse(content) {
+    if top_level_keys(content).iter().any(|k| k == "services") {
+        FileKind::ImportYml
+    } else {
+        FileKind::ZeropsYml
+    }
+}
+
+/// Whether the last component of `path` contains `import` (in any letter case).
+fn names_an_import(path: &str) -> bool {
+    path.rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(path)
+        .to_ascii_lowercase()
+        .contains("import")
+}
+
+/// The keys of the top-level mapping. Text that does not parse is read line by line, so
+/// that a file with a syntax error is still reported as the format it was meant to be.
+fn top_level_keys(content: &str) -> Vec<String> {
+    match yaml::parse(content) {
         Ok(doc) => doc
             .root
             .as_ref()
             .and_then(Node::as_map)
             .map(|m| m.iter().map(|e| e.key.clone()).collect())
             .unwrap_or_default(),
-        // Unparseable: look for top-level keys line by line.
         Err(_) => content
             .lines()
             .filter(|l| !l.starts_with([' ', '\t', '#', '-']))
             .filter_map(|l| l.split_once(':').map(|(k, _)| k.trim().to_owned()))
             .collect(),
-    };
-    let has = |k: &str| keys.iter().any(|x| x == k);
-    if has("zerops") {
-        FileKind::ZeropsYml
-    } else if has("services") || has("project") {
-        FileKind::ImportYml
-    } else {
-        FileKind::ZeropsYml
     }
 }
 
