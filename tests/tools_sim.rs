@@ -1264,6 +1264,25 @@ fn validate_omits_the_file_for_inline_content() {
 }
 
 #[test]
+fn validate_detects_the_type_when_it_is_sent_empty() {
+    // "type": "" means "detect it", as if the argument were left out; it is not an
+    // unknown type.
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let import = "services:\n  - hostname: api\n    type: nodejs@22\n";
+    for blank in ["", "  "] {
+        let out = expect_ok(&s.call("zerops_validate", json!({"content": import, "type": blank})));
+        assert_eq!(out["type"], "import.yml", "{out}");
+        assert_eq!(out["valid"], true, "{out}");
+    }
+    let unknown = s.call(
+        "zerops_validate",
+        json!({"content": import, "type": "compose.yml"}),
+    );
+    assert_eq!(unknown["isError"], true, "{unknown}");
+}
+
+#[test]
 fn a_failed_process_reports_its_reason() {
     let sim = start_sim(SimConfig {
         process_duration: Duration::from_millis(1500),

@@ -6,7 +6,8 @@
 //! `minLength`, `maxLength`, `items`, `minItems`, `maxItems`. Clients and models are
 //! sloppy in predictable ways, so a few coercions are applied first: numbers and
 //! booleans sent as strings, scalars where a string is expected, a lone string where a
-//! list of strings is expected, and `null` for an optional argument (treated as absent).
+//! list of strings is expected, and `null` for an optional argument (treated as absent), as
+//! is a blank string for an optional argument limited to an `enum` without it.
 
 use serde_json::{Map, Value};
 
@@ -217,6 +218,21 @@ fn coerce(types: &[&str], value: Value) -> Result<Value, Value> {
     Err(value)
 }
 
+/// Whether an optional argument was sent without a value, and so counts as not sent:
+/// `null` (unless the schema allows null), or a blank string where the schema lists the
+/// allowed values and the blank is not one of them. Clients fill unused fields with ""
+/// (`"type": ""` for "detect it"); rejecting that as not in the list helps nobody.
+fn sent_empty(value: &Value, property: Option<&Value>) -> bool {
+    match value {
+        Value::Null => property.is_none_or(|p| !types_of(p).contains(&"null")),
+        Value::String(s) if s.trim().is_empty() => property
+            .and_then(|p| p.get("enum"))
+            .and_then(Value::as_array)
+            .is_some_and(|allowed| !allowed.contains(value)),
+        _ => false,
+    }
+}
+
 fn check_object(
     schema: &Value,
     mut map: Map<String, Value>,
@@ -233,13 +249,8 @@ fn check_object(
         .and_then(Value::as_array)
         .map(|r| r.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
-    // An optional argument sent as null is treated as not sent.
     map.retain(|key, value| {
-        !(value.is_null()
-            && !required.contains(&key.as_str())
-            && properties
-                .get(key)
-                .is_none_or(|p| !types_of(p).contains(&"null")))
+        required.contains(&key.as_str()) || !sent_empty(value, properties.get(key))
     });
     let join = |key: &str| {
         if path.is_empty() {
@@ -407,6 +418,28 @@ mod tests {
         .unwrap();
         assert_eq!(cleaned["variables"], json!(["A=1", "B=2"]));
         assert_eq!(cleaned["limit"], json!(4));
+    }
+
+    #[test]
+    fn a_blank_optional_enum_argument_counts_as_not_sent() {
+        for blank in ["", "  "] {
+            let cleaned = validate(&schema(), json!({"query": "x", "action": blank})).unwrap();
+            assert_eq!(cleaned, json!({"query": "x"}));
+        }
+        // Still an error where the argument is required, or where it has no list.
+        let strict = json!({
+            "type": "object",
+            "properties": {"action": {"type": "string", "enum": ["start", "stop"]}},
+            "required": ["action"]
+        });
+        assert_eq!(
+            validate(&strict, json!({"action": ""}))
+                .unwrap_err()
+                .problems,
+            vec!["`action` must be one of: start, stop (got \"\")"]
+        );
+        let kept = json!({"query": "x", "filter": {"since": ""}});
+        assert_eq!(validate(&schema(), kept.clone()).unwrap(), kept);
     }
 
     #[test]
