@@ -39,6 +39,17 @@ const SCALING_KEYS: &[&str] = &[
     "minVCpu",
     "maxVCpu",
 ];
+/// Scaling keys that count CPU cores. The API takes them as integers (`cpuCoreCount`,
+/// `startCpuCoreCount`), so a fraction such as 0.5 cannot be meant; the deprecated
+/// `minVCpu`/`maxVCpu` are the old names of `minCpu`/`maxCpu`. `minFreeCpuCores` is a
+/// fraction on purpose and is not listed.
+const CORE_COUNT_KEYS: &[&str] = &[
+    "minCpu",
+    "maxCpu",
+    "startCpuCoreCount",
+    "minVCpu",
+    "maxVCpu",
+];
 /// Variables every service has besides its type's own.
 const SYSTEM_KEYS: &[&str] = &[
     "hostname",
@@ -198,6 +209,18 @@ pub fn check_scaling(sink: &mut Sink, node: &Node, path: &str, kind: Option<Kind
                     );
                 }
                 match e.value.as_number() {
+                    Some(n) if n >= 0.0 && n.fract() != 0.0 && CORE_COUNT_KEYS.contains(&key) => {
+                        sink.error(
+                            "I18",
+                            &p,
+                            Pos::from(&e.value),
+                            format!(
+                                "`{key}` is a number of whole CPU cores, found {}",
+                                shape::describe(&e.value)
+                            ),
+                            format!("use a whole number, e.g. `{key}: {}`", n.ceil()),
+                        );
+                    }
                     Some(n) if n >= 0.0 => {}
                     _ => sink.error(
                         "I18",
