@@ -83,6 +83,9 @@ struct TypeInfo {
     /// `Some(true)` for `:ha`, `Some(false)` for `:single`, `None` for no suffix.
     ha_suffix: Option<bool>,
     family: Option<&'static str>,
+    /// The type names a known family but is misspelt (I9 error already given). Its suffix
+    /// cannot be trusted, so a missing `mode` is not reported on top of it.
+    malformed: bool,
 }
 
 /// Checks one service mapping.
@@ -172,6 +175,7 @@ fn check_type(sink: &mut Sink, item: &Node, path: &str) -> TypeInfo {
         kind: None,
         ha_suffix: None,
         family: None,
+        malformed: false,
     };
     let Some(e) = item.get("type") else {
         sink.error(
@@ -220,6 +224,7 @@ fn check_type(sink: &mut Sink, item: &Node, path: &str) -> TypeInfo {
             suggestion,
         } => {
             info.kind = Some(kind);
+            info.malformed = true;
             sink.error("I9", &p, Pos::from(&e.value), message, suggestion);
         }
         Match::Unknown { suggestions } => {
@@ -299,7 +304,7 @@ fn check_mode(sink: &mut Sink, item: &Node, path: &str, info: &TypeInfo) {
             "object storage takes no `mode`",
             "remove `mode`",
         ),
-        (k, None) if k.has_mode() && info.ha_suffix.is_none() => sink.error(
+        (k, None) if k.has_mode() && info.ha_suffix.is_none() && !info.malformed => sink.error(
             "I11",
             path,
             Pos::from(item.get("type").map_or(item, |e| &e.value)),
