@@ -1,6 +1,8 @@
 //! Shape checks shared by both formats: allowed keys with "did you mean", scalar types,
 //! string-or-list values, command lists, and duplicate keys anywhere in a document (G6).
 
+use std::collections::{HashMap, hash_map};
+
 use super::report::{Pos, Severity, Sink, index, join};
 use super::suggest;
 use super::yaml::{Entry, Node, Value};
@@ -251,19 +253,8 @@ pub fn duplicate_keys(sink: &mut Sink, node: &Node, path: &str) {
     while let Some((n, p)) = todo.pop() {
         match &n.value {
             Value::Map(entries) => {
-                for (i, e) in entries.iter().enumerate() {
-                    if let Some(first) = entries[..i].iter().find(|f| f.key == e.key) {
-                        sink.error(
-                            "G6",
-                            &join(&p, &e.key),
-                            Pos::from(e),
-                            format!(
-                                "key `{}` is defined twice (first on line {})",
-                                e.key, first.key_line
-                            ),
-                            "keep one of the two definitions and merge their content",
-                        );
-                    }
+                repeated_keys(sink, entries, &p);
+                for e in entries {
                     todo.push((&e.value, join(&p, &e.key)));
                 }
             }
@@ -273,6 +264,31 @@ pub fn duplicate_keys(sink: &mut Sink, node: &Node, path: &str) {
                 }
             }
             _ => {}
+        }
+    }
+}
+
+/// G6 within one mapping: each later definition of a key, pointing at the first. The
+/// first definitions are looked up in a map rather than by scanning the earlier entries,
+/// since that scan made a mapping with 200 000 keys (a generated env list) take minutes.
+fn repeated_keys(sink: &mut Sink, entries: &[Entry], path: &str) {
+    let mut first_line: HashMap<&str, usize> = HashMap::with_capacity(entries.len());
+    for e in entries {
+        match first_line.entry(e.key.as_str()) {
+            hash_map::Entry::Vacant(slot) => {
+                slot.insert(e.key_line);
+            }
+            hash_map::Entry::Occupied(first) => sink.error(
+                "G6",
+                &join(path, &e.key),
+                Pos::from(e),
+                format!(
+                    "key `{}` is defined twice (first on line {})",
+                    e.key,
+                    first.get()
+                ),
+                "keep one of the two definitions and merge their content",
+            ),
         }
     }
 }

@@ -207,3 +207,43 @@ fn merged_sections_override_key_by_key() {
         "{report:?}"
     );
 }
+
+#[test]
+fn duplicate_keys_in_a_huge_mapping() {
+    // 50 000 variables followed by three repeats. Each repeat is reported once, in file
+    // order, with the line of the first definition (the checks must stay linear for this).
+    const N: usize = 50_000;
+    let mut text = String::from(
+        "zerops:\n  - setup: api\n    run:\n      base: nodejs@22\n      start: npm start\n      envVariables:\n",
+    );
+    let first_line = |i: usize| 7 + i;
+    for i in 0..N {
+        text.push_str(&format!("        K{i}: v\n"));
+    }
+    for key in [7, N - 1, 7] {
+        text.push_str(&format!("        K{key}: again\n"));
+    }
+    let report = validate(&text, Some(FileKind::ZeropsYml), None);
+    let found: Vec<(String, usize, usize, String)> = report
+        .errors
+        .iter()
+        .filter(|f| f.rule == "G6")
+        .map(|f| (f.path.clone(), f.line, f.column, f.message.clone()))
+        .collect();
+    let expected: Vec<(String, usize, usize, String)> = [7, N - 1, 7]
+        .iter()
+        .enumerate()
+        .map(|(k, &key)| {
+            (
+                format!("zerops[0].run.envVariables.K{key}"),
+                first_line(N) + k,
+                9,
+                format!(
+                    "key `K{key}` is defined twice (first on line {})",
+                    first_line(key)
+                ),
+            )
+        })
+        .collect();
+    assert_eq!(found, expected);
+}
