@@ -100,12 +100,22 @@ fn file_path_reads_only_small_regular_files() {
     let link = dir.path().join("link.yml");
     std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
     let missing = dir.path().join("missing.yml");
+    let folder = dir.path().join("folder.yml");
+    std::fs::create_dir(&folder).unwrap();
+    let key = dir.path().join("id_ed25519");
+    std::fs::write(&key, "-----BEGIN OPENSSH PRIVATE KEY-----\nc2VjcmV0\n").unwrap();
 
     let mut requests = vec![call("zerops_validate", json!({"filePath": path(&good)}))];
     let refused = [
-        (path(dir.path()), "INVALID_PARAMETER", "directory"),
+        (path(&folder), "INVALID_PARAMETER", "directory"),
         (path(&fifo), "INVALID_PARAMETER", "FIFO"),
-        ("/dev/zero".to_owned(), "INVALID_PARAMETER", "device"),
+        // Only YAML names are read: not a key file, nor a device by its own name.
+        (path(&key), "INVALID_PARAMETER", "not a .yml or .yaml file"),
+        (
+            "/dev/zero".to_owned(),
+            "INVALID_PARAMETER",
+            "not a .yml or .yaml file",
+        ),
         (path(&link), "INVALID_PARAMETER", "device"),
         (path(&big), "INVALID_PARAMETER", "larger than 10 MiB"),
         (path(&missing), "FILE_NOT_FOUND", "missing.yml"),
@@ -125,6 +135,7 @@ fn file_path_reads_only_small_regular_files() {
             let (got_code, message) = tool_error(answer);
             assert_eq!(got_code, *code, "{file}: {answer}");
             assert!(message.contains(words), "{file}: {message}");
+            assert!(!answer.to_string().contains("c2VjcmV0"), "{answer}");
         }
     }
 }

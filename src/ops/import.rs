@@ -41,7 +41,7 @@ pub fn read_source(
         (Some(text), None) => Ok((text.to_owned(), None)),
         (None, Some(path)) => {
             let path = path.trim();
-            let text = source_file::read_text(Path::new(path))?;
+            let text = source_file::read_yaml(Path::new(path))?;
             Ok((text, Some(path.to_owned())))
         }
     }

@@ -26,6 +26,8 @@ pub enum SourceFileError {
     TooLarge { path: String, size: u64 },
     /// The bytes are not UTF-8 text.
     NotText { path: String },
+    /// The name does not end in `.yml` or `.yaml` (see [`read_yaml`]).
+    NotYamlName { path: String },
     /// Permission denied or another I/O failure.
     Unreadable { path: String, reason: String },
 }
@@ -42,6 +44,9 @@ impl fmt::Display for SourceFileError {
                 "{path} is larger than 10 MiB ({size} bytes or more); only files up to {MAX_FILE_BYTES} bytes are read"
             ),
             SourceFileError::NotText { path } => write!(f, "{path} is not UTF-8 text"),
+            SourceFileError::NotYamlName { path } => {
+                write!(f, "{path} is not a .yml or .yaml file")
+            }
             SourceFileError::Unreadable { path, reason } => {
                 write!(f, "Cannot read {path}: {reason}")
             }
@@ -77,12 +82,32 @@ impl From<SourceFileError> for PlatformError {
             SourceFileError::NotText { .. } => {
                 "Pass a UTF-8 text YAML file, or the YAML itself as content.".to_owned()
             }
+            SourceFileError::NotYamlName { .. } => {
+                "Only YAML files are read (zerops.yml, import.yml, ...): pass such a path, or the YAML itself as content.".to_owned()
+            }
             SourceFileError::Unreadable { .. } => {
                 "Check the file's permissions, or pass the YAML itself as content.".to_owned()
             }
         };
         PlatformError::new(code, err.to_string()).with_suggestion(suggestion)
     }
+}
+
+/// [`read_text`] for a path the model chose freely (`filePath`): only a file named
+/// `*.yml` or `*.yaml` is read. Findings quote what they find, so without this a model
+/// steered by a prompt injection could read `~/.ssh/id_ed25519` or a `.env` file through
+/// the validator's error messages.
+pub fn read_yaml(path: &Path) -> Result<String, SourceFileError> {
+    let is_yaml = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("yml") || e.eq_ignore_ascii_case("yaml"));
+    if !is_yaml {
+        return Err(SourceFileError::NotYamlName {
+            path: path.display().to_string(),
+        });
+    }
+    read_text(path)
 }
 
 /// Reads `path` as UTF-8 text if it is a regular file of at most [`MAX_FILE_BYTES`].
@@ -176,6 +201,30 @@ fn classify(shown: &str, err: &std::io::Error) -> SourceFileError {
 mod tests {
     use super::*;
     use std::io::Write;
+
+    #[test]
+    fn only_yaml_names_are_read_for_the_model() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["id_ed25519", ".env", "secrets.txt", "zerops.yml.bak", "yml"] {
+            let path = dir.path().join(name);
+            std::fs::write(&path, "zerops: []\n").unwrap();
+            assert_eq!(
+                read_yaml(&path).unwrap_err(),
+                SourceFileError::NotYamlName {
+                    path: path.display().to_string()
+                },
+                "{name}"
+            );
+        }
+        for name in ["zerops.yml", "import.YAML", "a.b.yaml"] {
+            let path = dir.path().join(name);
+            std::fs::write(&path, "zerops: []\n").unwrap();
+            assert_eq!(read_yaml(&path).unwrap(), "zerops: []\n", "{name}");
+        }
+        let err = PlatformError::from(read_yaml(Path::new("/etc/passwd")).unwrap_err());
+        assert_eq!(err.code, ErrorCode::InvalidParameter);
+        assert!(err.suggestion.contains("content"), "{err:?}");
+    }
 
     #[test]
     fn reads_a_small_regular_file() {

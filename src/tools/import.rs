@@ -19,7 +19,7 @@ dryRun: true only validates. Reports every created service, every per-service er
             "type": "object",
             "properties": {
                 "content": {"type": "string", "description": "The import YAML (a services: list, no project:)."},
-                "filePath": {"type": "string", "description": "Path of the import file (instead of content)."},
+                "filePath": {"type": "string", "description": "Path of the import file, *.yml or *.yaml (instead of content)."},
                 "dryRun": {"type": "boolean", "default": false, "description": "Validate only; nothing is created."}
             },
             "additionalProperties": false

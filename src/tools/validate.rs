@@ -20,7 +20,7 @@ Each finding has severity, path, line, column, message and a suggested fix. Give
             "type": "object",
             "properties": {
                 "content": {"type": "string", "description": "The YAML text."},
-                "filePath": {"type": "string", "description": "Path of the YAML file (instead of content)."},
+                "filePath": {"type": "string", "description": "Path of the YAML file, *.yml or *.yaml (instead of content)."},
                 "type": {"type": "string", "enum": ["zerops.yml", "import.yml"], "description": "The format; detected when omitted."}
             },
             "additionalProperties": false

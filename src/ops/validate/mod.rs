@@ -146,9 +146,11 @@ fn parse_root(sink: &mut Sink, content: &str, kind: FileKind) -> Option<Node> {
             "G5",
             "",
             Pos::from(&root),
+            // The kind, not the text: a whole document that is not YAML (a key file, a
+            // .env) would otherwise be quoted back in full.
             format!(
                 "the top level must be a mapping, found {}",
-                shape::describe(&root)
+                shape::article(root.type_name())
             ),
             match kind {
                 FileKind::ZeropsYml => "start with `zerops:` at column 1",

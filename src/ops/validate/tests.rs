@@ -181,6 +181,28 @@ fn hostile_inputs_never_panic() {
 }
 
 #[test]
+fn a_document_that_is_not_a_mapping_is_described_not_quoted() {
+    let key =
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nc2VjcmV0IGtleQ\n-----END OPENSSH PRIVATE KEY-----\n";
+    for kind in [FileKind::ZeropsYml, FileKind::ImportYml] {
+        let report = validate(key, Some(kind), None);
+        let g5 = report.errors.iter().find(|f| f.rule == "G5").unwrap();
+        assert_eq!(
+            g5.message,
+            "the top level must be a mapping, found a string"
+        );
+        let all = serde_json::to_string(&report).unwrap();
+        assert!(!all.contains("c2VjcmV0"), "{all}");
+    }
+    let list = validate("- a\n- b\n", Some(FileKind::ZeropsYml), None);
+    assert!(
+        list.errors[0].message.ends_with("found a list"),
+        "{:?}",
+        list.errors
+    );
+}
+
+#[test]
 fn extends_cycle_through_three_setups() {
     let text = "zerops:\n  - setup: a\n    extends: c\n  - setup: b\n    extends: a\n  - setup: c\n    extends: b\n";
     let report = validate(text, Some(FileKind::ZeropsYml), None);
