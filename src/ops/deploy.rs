@@ -270,12 +270,10 @@ mod tempfile_like {
             );
             let path = std::env::temp_dir().join(name);
             let mut builder = std::fs::DirBuilder::new();
+            // (Elsewhere the temporary directory is the user's own.)
             #[cfg(unix)]
-            {
-                use std::os::unix::fs::DirBuilderExt;
-                builder.mode(0o700);
-            }
-            builder.create(&path).ok()?;
+            std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+            builder.recursive(false).create(&path).ok()?;
             Some(TempDir { path })
         }
     }
