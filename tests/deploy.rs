@@ -16,7 +16,7 @@ use session::{
     Session, TOKEN, body, error_code, expect_error, expect_ok, fast_sim, sim_env, support,
 };
 use zcp::sim::SimHandle;
-use zcp::sim::demo::{API_ID, DEMO_PROJECT_ID};
+use zcp::sim::demo::{API_ID, DEMO_PROJECT_ID, WEB_ID};
 
 const ZEROPS_YML: &str = "zerops:\n  - setup: api\n    build:\n      base: nodejs@22\n      buildCommands:\n        - npm ci\n      deployFiles: ./\n    run:\n      base: nodejs@22\n      ports:\n        - port: 3000\n          httpSupport: true\n      start: npm start\n";
 
@@ -364,7 +364,29 @@ fn preflight_refusals_spawn_nothing() {
     );
     assert!(unknown["suggestion"].as_str().unwrap().contains("api"));
 
-    for dir in [empty.path(), other.path(), broken.path()] {
+    // A setup of `api`, so only the service choice can be refused below.
+    let api = work_dir(
+        Some("zerops:\n  - setup: api\n    run:\n      base: nodejs@22\n      start: npm start\n"),
+        "exit=0\n",
+    );
+    let both = expect_error(
+        &call(&mut s, api.path(), json!({"serviceId": WEB_ID})),
+        "INVALID_USAGE",
+    );
+    assert!(both["error"].as_str().unwrap().contains(WEB_ID), "{both}");
+    let no_id = json!({"serviceHostname": null, "serviceId": "svcnope0000000000000000"});
+    let err = expect_error(&call(&mut s, api.path(), no_id), "SERVICE_NOT_FOUND");
+    assert!(
+        err["suggestion"]
+            .as_str()
+            .unwrap()
+            .contains("Available services: api"),
+        "{err}"
+    );
+    let bad_id = json!({"serviceHostname": null, "serviceId": "svc/../x"});
+    expect_error(&call(&mut s, api.path(), bad_id), "INVALID_PARAMETER");
+
+    for dir in [empty.path(), other.path(), broken.path(), api.path()] {
         assert!(!record_path(dir).exists(), "zcli was started for {dir:?}");
     }
     assert!(

@@ -149,7 +149,6 @@ fn hostnames_are_checked_before_use() {
             "zerops_discover",
             json!({"serviceHostname": hostname}),
         ));
-        requests.push(call("zerops_delete", json!({"serviceHostname": hostname})));
         requests.push(call(
             "zerops_delete",
             json!({"serviceHostname": hostname, "confirm": true}),
@@ -181,6 +180,27 @@ fn hostnames_are_checked_before_use() {
     }
     let (code, _) = tool_error(last);
     assert_eq!(code, "SERVICE_NOT_FOUND", "{last}");
+    // Without confirm, a delete is refused for that before the hostname is looked at.
+    let unconfirmed: Vec<Value> = bad
+        .iter()
+        .map(|h| call("zerops_delete", json!({"serviceHostname": h})))
+        .collect();
+    for answer in ask(&unconfirmed) {
+        assert_eq!(tool_error(&answer).0, "CONFIRM_REQUIRED", "{answer}");
+    }
+    // No hostname at all, or an empty one: the PRD's "which service?" code.
+    let unnamed = [
+        call("zerops_manage", json!({"action": "restart"})),
+        call(
+            "zerops_manage",
+            json!({"action": "restart", "serviceHostname": ""}),
+        ),
+        call("zerops_logs", json!({})),
+        call("zerops_subdomain", json!({"action": "enable"})),
+    ];
+    for answer in ask(&unnamed) {
+        assert_eq!(tool_error(&answer).0, "SERVICE_REQUIRED", "{answer}");
+    }
 }
 
 #[test]

@@ -711,6 +711,31 @@ fn delete_needs_confirmation_and_then_removes_the_service() {
 // zerops_subdomain
 
 #[test]
+fn a_subdomain_change_still_running_is_not_reported_done() {
+    let sim = start_sim(SimConfig {
+        process_duration: Duration::from_secs(30),
+        ..SimConfig::default()
+    });
+    let mut env = sim_env(&sim);
+    env.retain(|(k, _)| k != "ZCP_POLL_BUDGET_MS");
+    env.push(("ZCP_POLL_BUDGET_MS".into(), "300".into()));
+    let mut s = Session::start(&env);
+    let pending = expect_ok(&s.call(
+        "zerops_subdomain",
+        json!({"action": "enable", "serviceHostname": "web"}),
+    ));
+    assert_eq!(pending["status"], "enabling", "{pending}");
+    assert!(pending.get("url").is_none(), "{pending}");
+    assert!(
+        pending["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("zerops_process"),
+        "{pending}"
+    );
+}
+
+#[test]
 fn subdomain_enable_and_disable_are_idempotent() {
     let sim = fast_sim();
     let mut s = Session::start(&sim_env(&sim));
@@ -886,7 +911,13 @@ fn process_status_and_cancel() {
         "PROCESS_ALREADY_TERMINAL",
     );
     // An id cannot steer the request to another endpoint.
-    for id in ["../../user/info", "procdemo00000000000004/../x", "x?y=1"] {
+    for id in [
+        "../../user/info",
+        "procdemo00000000000004/../x",
+        "x?y=1",
+        "a/b",
+        "procdemo00000000000004/cancel",
+    ] {
         for action in ["status", "cancel"] {
             expect_error(&process(&mut s, id, Some(action)), "INVALID_PARAMETER");
         }
@@ -1064,12 +1095,25 @@ fn logs_filter_by_severity_since_search_and_limit() {
         "exactly limit entries is not 'more'"
     );
 
-    // The build log of a failed app version.
+    // The build log of a failed app version: read whole without `since` (the build is
+    // older than the runtime default of an hour), and only under its own service.
     let build = expect_ok(&s.call(
         "zerops_logs",
-        json!({"serviceHostname": "api", "since": "1d", "buildId": "avdemo0000000000000002"}),
+        json!({"serviceHostname": "api", "buildId": "avdemo0000000000000002"}),
     ));
     assert!(build.to_string().contains("Missing script"), "{build}");
+    assert!(build.get("since").is_none(), "{build}");
+    let err = expect_error(
+        &s.call(
+            "zerops_logs",
+            json!({"serviceHostname": "db", "buildId": "avdemo0000000000000002"}),
+        ),
+        "INVALID_PARAMETER",
+    );
+    assert!(
+        err["error"].as_str().unwrap().contains("belongs to 'api'"),
+        "{err}"
+    );
     expect_error(
         &s.call("zerops_logs", json!({"serviceHostname": "nope"})),
         "SERVICE_NOT_FOUND",

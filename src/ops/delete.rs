@@ -9,10 +9,11 @@ use crate::platform::{ErrorCode, PlatformError};
 use super::follow::{Follow, follow_process};
 use super::helpers::{check_hostname, fail_if_failed, followed_json, resolve_service};
 
-/// The refusal given without `confirm: true`.
+/// The refusal given without `confirm: true`, before the hostname is even checked.
 pub fn require_confirmation(hostname: &str) -> Result<Value, PlatformError> {
-    let hostname = check_hostname(hostname)?;
-    Err(PlatformError::new(ErrorCode::ConfirmRequired, format!("Deleting '{hostname}' needs confirmation"))
+    let what =
+        check_hostname(hostname).map_or_else(|_| "a service".to_owned(), |h| format!("'{h}'"));
+    Err(PlatformError::new(ErrorCode::ConfirmRequired, format!("Deleting {what} needs confirmation"))
         .with_suggestion("Deletion is permanent (data included). Ask the user to approve, then call again with confirm: true."))
 }
 
@@ -23,10 +24,10 @@ pub fn delete(
     confirm: bool,
     follow: &mut Follow<'_>,
 ) -> Result<Value, PlatformError> {
-    let hostname = check_hostname(hostname)?;
     if !confirm {
         return require_confirmation(hostname);
     }
+    let hostname = check_hostname(hostname)?;
     let service = resolve_service(session, hostname)?;
     let process = session.client.delete_service(&service.id)?;
     let (done, ending) = follow_process(session.client.as_ref(), process, follow)?;

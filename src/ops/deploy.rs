@@ -18,7 +18,7 @@ use crate::platform::{AppVersionEvent, ErrorCode, LogFetchParams, PlatformError,
 use crate::sim::SimHandle;
 
 use super::follow::Follow;
-use super::helpers::{project_app_versions, resolve_service};
+use super::helpers::{available_services, project_app_versions, resolve_service};
 use super::progress::Next;
 use super::validate::{self, FileKind};
 use super::zcli::{self, Invocation, ZcliSearch};
@@ -108,16 +108,42 @@ fn preflight(session: &Session, request: &DeployRequest) -> Result<Plan, Platfor
     let setups = validate::setup_names(&text)
         .map_err(|f| PlatformError::new(ErrorCode::InvalidZeropsYml, f.message))?;
     let service = match (&request.service_hostname, &request.service_id) {
-        (Some(hostname), _) => resolve_service(session, hostname)?,
-        (None, Some(id)) => {
-            let service = session.client.get_service(id)?;
-            if service.project_id != session.info.project_id {
+        (Some(hostname), id) => {
+            let service = resolve_service(session, hostname)?;
+            // Both given and naming different services: deploying to either would be a
+            // guess, and a wrong one replaces the other service's code.
+            if let Some(id) = id.as_deref().map(str::trim).filter(|i| !i.is_empty())
+                && id != service.id
+            {
                 return Err(PlatformError::new(
-                    ErrorCode::ServiceNotFound,
-                    format!("Service {id} is not in this project"),
-                ));
+                    ErrorCode::InvalidUsage,
+                    format!(
+                        "serviceHostname '{}' is service {}, but serviceId is {id}",
+                        service.name, service.id
+                    ),
+                )
+                .with_suggestion("Pass only one of serviceHostname and serviceId."));
             }
             service
+        }
+        (None, Some(id)) => {
+            let id = super::helpers::check_id("serviceId", id)?;
+            let not_here = || {
+                PlatformError::new(
+                    ErrorCode::ServiceNotFound,
+                    format!("Service {id} is not in this project"),
+                )
+                .with_suggestion(format!(
+                    "{} Pass serviceHostname instead (see zerops_discover).",
+                    available_services(session)
+                ))
+            };
+            match session.client.get_service(id) {
+                Ok(service) if service.project_id == session.info.project_id => service,
+                Ok(_) => return Err(not_here()),
+                Err(err) if err.code == ErrorCode::ServiceNotFound => return Err(not_here()),
+                Err(err) => return Err(err),
+            }
         }
         (None, None) => {
             return Err(PlatformError::new(

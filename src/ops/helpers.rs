@@ -90,6 +90,41 @@ pub fn resolve_service(session: &Session, hostname: &str) -> Result<ServiceStack
     find_service(services, hostname)
 }
 
+/// An id the model passed (`processId`, `serviceId`): letters, digits, `-` and `_`, as
+/// every Zerops id is. It goes into an API path, where a `/` or `..` could reach another
+/// endpoint, so anything else is refused before any call.
+pub fn check_id<'a>(what: &str, id: &'a str) -> Result<&'a str, PlatformError> {
+    let id = id.trim();
+    if id.is_empty()
+        || id.len() > 64
+        || !id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        return Err(PlatformError::new(
+            ErrorCode::InvalidParameter,
+            format!("{what} {id:?} is not a Zerops id"),
+        )
+        .with_suggestion(format!(
+            "Pass the {what} exactly as a tool returned it (letters and digits)."
+        )));
+    }
+    Ok(id)
+}
+
+/// "Available services: api, db." for a suggestion (empty when the list cannot be read).
+pub fn available_services(session: &Session) -> String {
+    let mut names: Vec<String> = project_services(session)
+        .map(|all| all.into_iter().map(|s| s.name).collect())
+        .unwrap_or_default();
+    crate::order::sort(&mut names);
+    if names.is_empty() {
+        String::new()
+    } else {
+        format!("Available services: {}.", names.join(", "))
+    }
+}
+
 /// Picks `hostname` out of a list, or explains which hostnames exist.
 pub fn find_service(
     services: Vec<ServiceStack>,

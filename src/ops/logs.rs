@@ -11,7 +11,7 @@ use crate::auth::Session;
 use crate::platform::{ErrorCode, LogFetchParams, PlatformError};
 use crate::time::parse_rfc3339;
 
-use super::helpers::{parse_since, project_app_versions, resolve_service};
+use super::helpers::{parse_since, project_app_versions, project_services, resolve_service};
 
 /// The most entries one call returns.
 pub const MAX_LIMIT: usize = 1000;
@@ -64,14 +64,22 @@ pub fn logs(
     now: SystemTime,
 ) -> Result<Value, PlatformError> {
     // Validate everything before touching the API.
+    let build_id = request
+        .build_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|b| !b.is_empty());
     let since = match request
         .since
         .as_deref()
         .map(str::trim)
         .filter(|s| !s.is_empty())
     {
-        Some(text) => parse_since(text, now)?,
-        None => now - std::time::Duration::from_secs(3600),
+        Some(text) => Some(parse_since(text, now)?),
+        // A build's log is read whole unless asked otherwise: the build that failed may
+        // well be older than the runtime default of an hour.
+        None if build_id.is_some() => None,
+        None => Some(now - std::time::Duration::from_secs(3600)),
     };
     let min_severity = severity_number(request.severity.as_deref().unwrap_or("all"))?;
     let limit = request.limit.clamp(1, MAX_LIMIT);
@@ -95,12 +103,7 @@ pub fn logs(
         params.limit = u32::try_from(MAX_LIMIT).unwrap_or(1000);
     }
     let mut source = "runtime";
-    if let Some(build_id) = request
-        .build_id
-        .as_deref()
-        .map(str::trim)
-        .filter(|b| !b.is_empty())
-    {
+    if let Some(build_id) = build_id {
         // Other projects' versions can fill a page, so a missing id is looked for in
         // bigger pages before it is declared unknown.
         let found =
@@ -114,6 +117,20 @@ pub fn logs(
             )
             .with_suggestion("Find build ids (appVersionId) with zerops_events.")
         })?;
+        if version.service_id != service.id {
+            let owner = project_services(session)
+                .ok()
+                .and_then(|all| all.into_iter().find(|s| s.id == version.service_id))
+                .map_or_else(|| "another service".to_owned(), |s| format!("'{}'", s.name));
+            return Err(PlatformError::new(
+                ErrorCode::InvalidParameter,
+                format!(
+                    "Build '{build_id}' belongs to {owner}, not to '{}'",
+                    service.name
+                ),
+            )
+            .with_suggestion("Pass the serviceHostname of the service the build was for."));
+        }
         let build_service = version.build.and_then(|b| b.service_id).ok_or_else(|| {
             PlatformError::new(
                 ErrorCode::InvalidParameter,
@@ -133,7 +150,9 @@ pub fn logs(
     let needle = search.map(str::to_lowercase);
     let mut kept: Vec<_> = fetched
         .into_iter()
-        .filter(|e| parse_rfc3339(&e.timestamp).is_none_or(|t| t >= since))
+        .filter(|e| {
+            since.is_none_or(|since| parse_rfc3339(&e.timestamp).is_none_or(|t| t >= since))
+        })
         .filter(|e| {
             needle
                 .as_ref()
@@ -159,10 +178,12 @@ pub fn logs(
     let mut result = json!({
         "serviceHostname": service.name,
         "source": source,
-        "since": crate::time::format_rfc3339(since),
         "entries": entries,
         "hasMore": has_more,
     });
+    if let Some(since) = since {
+        result["since"] = json!(crate::time::format_rfc3339(since));
+    }
     if has_more {
         result["hint"] = json!(
             "More entries match; narrow with since, severity or search, or raise limit (max 1000)."

@@ -57,7 +57,7 @@ fn require_id(process_id: &str) -> Result<&str, PlatformError> {
         return Err(PlatformError::new(ErrorCode::InvalidParameter, "A processId is required")
             .with_suggestion("Pass the processId returned by the tool that started the process, or find it with zerops_events."));
     }
-    Ok(id)
+    super::helpers::check_id("processId", id)
 }
 
 #[cfg(test)]

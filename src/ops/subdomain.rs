@@ -18,6 +18,7 @@ use crate::platform::{ErrorCode, PlatformError, Process, ServiceStack};
 use super::discover::subdomain_url;
 use super::follow::{Follow, follow_process};
 use super::helpers::{followed_json, resolve_service};
+use super::progress::Ending;
 
 /// Waits between retries of a `noSubdomainPorts` refusal.
 const RETRY_DELAYS: [Duration; 3] = [
@@ -107,6 +108,15 @@ pub fn set(
     };
     let (done, ending) = follow_process(session.client.as_ref(), started, follow)?;
     result["process"] = followed_json(&done, ending);
+    if !matches!(ending, Ending::Finished) {
+        // Not done yet: say so, rather than report a state the service does not have.
+        result["status"] = json!(if enable { "enabling" } else { "disabling" });
+        result["warnings"] = json!([format!(
+            "The {action} process {} is still {}; check it with zerops_process, or zerops_discover for the subdomain.",
+            done.id, done.status
+        )]);
+        return Ok(result);
+    }
     result["status"] = json!(if enable { "enabled" } else { "disabled" });
     if done.status == "FAILED" {
         // A race with another enable: judge by the state, keep the reason as a warning.

@@ -109,6 +109,8 @@ pub fn strings(args: &Value, name: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+const GENERIC_FIX: &str = "Fix the named arguments and call again; the tool's input schema lists every parameter, its type and allowed values.";
+
 /// Tool-argument failures as JSON, with the domain code where one fits.
 pub fn argument_error(tool: &str, err: &crate::mcp::schema::ArgumentError) -> ToolOutput {
     const SCALING: [&str; 10] = [
@@ -123,18 +125,24 @@ pub fn argument_error(tool: &str, err: &crate::mcp::schema::ArgumentError) -> To
         "maxContainers",
         "startContainers",
     ];
-    let scaling = tool == "zerops_manage"
-        && !err.fields.is_empty()
-        && err.fields.iter().all(|f| SCALING.contains(&f.as_str()));
-    let code = if scaling {
-        "INVALID_SCALING"
+    let only = |names: &[&str]| {
+        !err.fields.is_empty() && err.fields.iter().all(|f| names.contains(&f.as_str()))
+    };
+    let (code, suggestion) = if tool == "zerops_manage" && only(&SCALING) {
+        ("INVALID_SCALING", GENERIC_FIX)
+    } else if only(&["serviceHostname"]) {
+        // Missing or empty: the PRD's own code for "which service?".
+        (
+            "SERVICE_REQUIRED",
+            "Pass serviceHostname, the service's hostname as zerops_discover lists it.",
+        )
     } else {
-        "INVALID_PARAMETER"
+        ("INVALID_PARAMETER", GENERIC_FIX)
     };
     ToolError::new(
         code,
         format!("Invalid arguments for {tool}: {err}"),
-        "Fix the named arguments and call again; the tool's input schema lists every parameter, its type and allowed values.",
+        suggestion,
     )
     .into_output()
 }
