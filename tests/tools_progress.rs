@@ -263,3 +263,52 @@ fn progress_stays_monotonic_across_several_follows() {
         expect_ok(&s.result(id));
     }
 }
+
+#[test]
+fn an_import_waiting_for_a_deletion_keeps_one_total() {
+    let sim = sim_with(1500);
+    let interval = Duration::from_millis(100);
+    let mut s = Session::start(&env_with(&sim, &[("ZCP_POLL_FAST_MS", "100")]));
+    let deleting = s.start_call(
+        "zerops_delete",
+        json!({"serviceHostname": "cache", "confirm": true}),
+        None,
+    );
+    // The delete has reached the API once its process exists.
+    let started = Instant::now();
+    while !sim.requests().iter().any(|r| r.starts_with("DELETE ")) {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "no delete sent"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let id = s.start_call(
+        "zerops_import",
+        json!({"content": "services:\n  - hostname: cache\n    type: valkey@7.2\n    mode: NON_HA\n"}),
+        Some("reimport"),
+    );
+    let notes = check_progress(&s, "reimport", id, interval);
+    expect_ok(&s.result(id));
+    expect_ok(&s.result(deleting));
+    assert!(
+        notes[0]["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("finish deleting"),
+        "{notes:?}"
+    );
+    // A total, once sent, stays the same for the whole request.
+    let totals: Vec<f64> = notes
+        .iter()
+        .map(|n| n["params"]["total"].as_f64().unwrap())
+        .collect();
+    assert!(totals.iter().all(|t| *t == totals[0]), "{totals:?}");
+    assert!(
+        notes.iter().any(|n| !n["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("deleting")),
+        "the import's own follow reports too: {notes:?}"
+    );
+}

@@ -968,6 +968,10 @@ fn discover_filters_and_shows_envs_only_when_asked() {
         "{all}"
     );
     assert!(all["hint"].as_str().unwrap().contains("serviceHostname"));
+    // The original zcp's name for the filter is accepted too.
+    let aliased = expect_ok(&s.call("zerops_discover", json!({"service": "web"})));
+    assert_eq!(aliased["services"][0]["hostname"], "web", "{aliased}");
+    assert_eq!(aliased["services"].as_array().unwrap().len(), 1);
 
     let one = expect_ok(&s.call(
         "zerops_discover",
@@ -1030,9 +1034,10 @@ fn logs_filter_by_severity_since_search_and_limit() {
         }
     }
 
+    // (Enum words in any letter case.)
     let errors = expect_ok(&s.call(
         "zerops_logs",
-        json!({"serviceHostname": "api", "since": "1d", "severity": "error"}),
+        json!({"serviceHostname": "api", "since": "1d", "severity": "ERROR"}),
     ));
     let severities: Vec<String> = entries(&errors)
         .iter()
@@ -1116,6 +1121,28 @@ fn logs_filter_by_severity_since_search_and_limit() {
     );
     expect_error(
         &s.call("zerops_logs", json!({"serviceHostname": "nope"})),
+        "SERVICE_NOT_FOUND",
+    );
+}
+
+#[test]
+fn a_deleted_service_keeps_its_history_in_events() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    expect_ok(&s.call(
+        "zerops_delete",
+        json!({"serviceHostname": "cache", "confirm": true}),
+    ));
+    let history = expect_ok(&s.call("zerops_events", json!({"serviceHostname": "cache"})));
+    let events = history["events"].as_array().unwrap();
+    assert!(events.iter().any(|e| e["action"] == "delete"), "{history}");
+    assert!(events.iter().all(|e| e["service"] == "cache"), "{history}");
+    assert!(
+        history["note"].as_str().unwrap().contains("no longer"),
+        "{history}"
+    );
+    expect_error(
+        &s.call("zerops_events", json!({"serviceHostname": "nosuch"})),
         "SERVICE_NOT_FOUND",
     );
 }

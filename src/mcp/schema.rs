@@ -7,7 +7,8 @@
 //! sloppy in predictable ways, so a few coercions are applied first: numbers and
 //! booleans sent as strings, scalars where a string is expected, a lone string where a
 //! list of strings is expected, and `null` for an optional argument (treated as absent), as
-//! is a blank string for an optional argument limited to an `enum` without it.
+//! is a blank string for an optional argument limited to an `enum` without it; an `enum`
+//! word in other letter case counts as that word.
 
 use serde_json::{Map, Value};
 
@@ -100,6 +101,18 @@ fn check(schema: &Value, value: Value, path: &str, problems: &mut Problems) -> V
                 return original;
             }
         }
+    };
+    // An allowed word in other letter case ("ERROR", "Restart") is that word.
+    let value = match (schema.get("enum").and_then(Value::as_array), &value) {
+        (Some(allowed), Value::String(text)) if !allowed.contains(&value) => allowed
+            .iter()
+            .find(|a| {
+                a.as_str()
+                    .is_some_and(|a| a.eq_ignore_ascii_case(text.trim()))
+            })
+            .cloned()
+            .unwrap_or(value),
+        _ => value,
     };
     if let Some(allowed) = schema.get("enum").and_then(Value::as_array)
         && !allowed.contains(&value)
@@ -418,6 +431,18 @@ mod tests {
         .unwrap();
         assert_eq!(cleaned["variables"], json!(["A=1", "B=2"]));
         assert_eq!(cleaned["limit"], json!(4));
+    }
+
+    #[test]
+    fn enum_words_match_in_any_letter_case() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"action": {"type": "string", "enum": ["start", "stop"]}},
+            "additionalProperties": false
+        });
+        let got = validate(&schema, json!({"action": " STOP "})).unwrap();
+        assert_eq!(got, json!({"action": "stop"}));
+        assert!(validate(&schema, json!({"action": "halt"})).is_err());
     }
 
     #[test]

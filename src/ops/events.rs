@@ -56,8 +56,17 @@ pub fn events(
         check_hostname(hostname)?;
     }
     let services = project_services(session)?;
+    // A service that no longer exists (deleted) still has a history: filter by its name,
+    // and report it missing only when nothing of it is found either.
+    let mut gone: Option<PlatformError> = None;
     let filter = match service_hostname.map(str::trim).filter(|h| !h.is_empty()) {
-        Some(hostname) => Some(find_service(services.clone(), hostname)?.name),
+        Some(hostname) => match find_service(services.clone(), hostname) {
+            Ok(service) => Some(service.name),
+            Err(err) => {
+                gone = Some(err);
+                Some(hostname.to_owned())
+            }
+        },
         None => None,
     };
     let names: HashMap<String, String> = services
@@ -97,15 +106,28 @@ pub fn events(
         if (complete(process_page, kept_processes) && complete(version_page, kept_versions))
             || fetch >= MAX_FETCH
         {
+            if timeline.is_empty()
+                && let Some(err) = gone.take()
+            {
+                return Err(err);
+            }
             crate::order::sort_by_key(&mut timeline, |e| std::cmp::Reverse(e.at));
             timeline.truncate(limit);
             let processes = timeline.iter().filter(|e| e.is_process).count();
             let deploys = timeline.len() - processes;
-            return Ok(json!({
+            let mut result = json!({
                 "projectId": session.info.project_id,
                 "events": timeline.into_iter().map(|e| e.value).collect::<Vec<_>>(),
                 "summary": { "total": processes + deploys, "processes": processes, "deploys": deploys },
-            }));
+            });
+            if let (Some(name), false) =
+                (&filter, names.values().any(|n| Some(n) == filter.as_ref()))
+            {
+                result["note"] = json!(format!(
+                    "'{name}' is no longer in the project (deleted): these are its past events."
+                ));
+            }
+            return Ok(result);
         }
         fetch = (fetch * 4).min(MAX_FETCH);
     }

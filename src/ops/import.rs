@@ -158,8 +158,11 @@ fn wait_for_deletions(
         }
         let message = format!("waiting for {} to finish deleting", deleting.join(", "));
         if let Some(report) = follow.progress.as_mut() {
-            let elapsed = started.elapsed().as_secs_f64();
-            report(elapsed.max(0.001), wait.limit.as_secs_f64(), &message);
+            // On the follow's own scale (total 100, which must not change within one
+            // request), and below where the follow starts: the wait is the first half
+            // percent.
+            let share = started.elapsed().as_secs_f64() / wait.limit.as_secs_f64().max(1.0);
+            report((share * 0.5).clamp(0.001, 0.5), 100.0, &message);
         }
         if follow.cancel.wait_timeout(wait.interval) {
             return Err(PlatformError::new(
@@ -213,7 +216,7 @@ pub fn import(
     }
     if failed > 0 && failed == result.service_stacks.len() {
         let mut err = PlatformError::new(ErrorCode::ApiError, format!("No service was created: all {failed} failed"))
-            .with_suggestion("Read serviceErrors (apiMeta): a hostname may be taken (add override: true or pick another) or a value refused.");
+            .with_suggestion("apiMeta holds each service's reason: a hostname may already be taken (pick another, or delete that service first) or a value refused; zerops_validate checks the YAML offline.");
         err.api_meta = Some(json!(services));
         return Err(err);
     }

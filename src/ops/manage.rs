@@ -216,7 +216,8 @@ pub fn scale(
         return Err(scaling_error(format!(
             "'{}' is object storage: it has no CPU, RAM, disk or container scaling (its size is its bucket quota)",
             service.name
-        )));
+        ))
+        .with_suggestion("Nothing to scale here: change the bucket quota in the Zerops GUI."));
     }
     if request.has_horizontal() && category != "USER" {
         return Err(scaling_error(format!(
@@ -227,7 +228,10 @@ pub fn scale(
             } else {
                 "storage"
             }
-        )));
+        ))
+        .with_suggestion(
+            "Drop minContainers/maxContainers; scale CPU, RAM or disk (minCpu, maxRam, ...) instead.",
+        ));
     }
     let mode = service.mode.clone().unwrap_or_else(|| "NON_HA".into());
     let params = request.to_params(&mode);

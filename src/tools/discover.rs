@@ -13,12 +13,13 @@ pub fn tool(services: Arc<Services>) -> Tool {
     define(
         "zerops_discover",
         "Discover project and services",
-        "Show the Zerops project and its services: hostname, type and version, status, mode, ports, public subdomain URL and scaling. \
+        "Show the Zerops project and its services: hostname, type and version, status, mode, ports, public subdomain URL, and for one service its scaling. \
 Start here to learn the hostnames other tools need. Filter with serviceHostname; add includeEnvs for variable names (includeEnvValues for values).",
         json_text!({
             "type": "object",
             "properties": {
                 "serviceHostname": {"type": "string", "description": "Only this service (exact hostname), with fresh details."},
+                "service": {"type": "string", "description": "Same as serviceHostname (the original zcp's name for it)."},
                 "includeEnvs": {"type": "boolean", "default": false, "description": "Also list env variable names per service and for the project."},
                 "includeEnvValues": {"type": "boolean", "default": false, "description": "With includeEnvs, also show values (may reveal secrets)."}
             },
@@ -40,7 +41,8 @@ Start here to learn the hostnames other tools need. Filter with serviceHostname;
         READ_ONLY_REMOTE,
         Arc::new(move |ctx| {
             let request = DiscoverRequest {
-                service_hostname: string(&ctx.arguments, "serviceHostname"),
+                service_hostname: string(&ctx.arguments, "serviceHostname")
+                    .or_else(|| string(&ctx.arguments, "service")),
                 include_envs: boolean(&ctx.arguments, "includeEnvs"),
                 include_env_values: boolean(&ctx.arguments, "includeEnvValues"),
             };
