@@ -73,7 +73,7 @@ zcp speaks MCP on stdin/stdout; start it from an MCP client, not by hand.",
 
 /// How long the exit waits for the client to take the last queued output; a client that
 /// stops reading cannot hold the process longer than this.
-const FINAL_DRAIN: Duration = Duration::from_secs(1);
+const FINAL_DRAIN: Duration = Duration::from_millis(500);
 /// How long the exit waits for queued log lines to reach stderr.
 const LOG_FLUSH: Duration = Duration::from_millis(200);
 
@@ -207,10 +207,12 @@ pub fn serve(
     zcp::debug!("main", "stopping: {reason:?}");
     // Children (zcli) must not outlive us.
     zcp::ops::zcli::kill_all_children();
+    let drained_by = std::time::Instant::now() + FINAL_DRAIN;
+    let logged_by = drained_by + LOG_FLUSH;
     server.finish_with(|| {
-        drain.wait(FINAL_DRAIN);
+        drain.wait_until(drained_by);
         // Whatever the log queue still holds, briefly: an unread stderr must not hold
         // the exit.
-        zcp::log::flush(LOG_FLUSH);
+        zcp::log::flush(logged_by.saturating_duration_since(std::time::Instant::now()));
     })
 }

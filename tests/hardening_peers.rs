@@ -142,6 +142,39 @@ fn a_client_that_never_reads_cannot_block_sigterm() {
 }
 
 #[test]
+fn answers_past_the_output_cap_cannot_hold_the_exit() {
+    // 20 answers of 4 MiB: more than the 64 MiB stdout queue, so workers wait for room
+    // while holding the protocol writer. Before, the exit then waited on that writer for
+    // good (only SIGTERM's hard deadline ended the process).
+    let mut child = support::spawn_piped(&mut support::command(TEST_TOOLS), Stdio::null());
+    let mut stdin = child.stdin.take().unwrap();
+    let text = "x".repeat(4 * 1024 * 1024);
+    let mut input = INIT.as_bytes().to_vec();
+    for id in 1..=20 {
+        input.extend_from_slice(
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                   "params": {"name": "test_echo", "arguments": {"text": text}}})
+            .to_string()
+            .as_bytes(),
+        );
+        input.push(b'\n');
+    }
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    writer.join().unwrap();
+    let started = Instant::now();
+    let status = wait_with_limit(&mut child, Duration::from_secs(20));
+    assert!(status.success(), "{status:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "{:?}",
+        started.elapsed()
+    );
+    drop(child.stdout.take());
+}
+
+#[test]
 fn a_host_that_never_reads_stderr_cannot_stall_tool_calls() {
     // Each panicking call logs a line; 3 000 of them are several times what a stderr pipe
     // holds. Before the log queue, the workers blocked on stderr after a few hundred and
@@ -205,7 +238,7 @@ fn a_host_that_never_reads_stderr_cannot_stall_tool_calls() {
 }
 
 /// The flooded process exits with success well within its limits: 2 s grace at most
-/// (nothing runs) plus the 1 s final drain, with slack.
+/// (nothing runs) plus the 0.5 s final drain, with slack.
 fn exits_cleanly_and_soon(mut child: std::process::Child, started: Instant) {
     let status = wait_with_limit(&mut child, Duration::from_secs(10));
     assert!(status.success(), "{status:?}");

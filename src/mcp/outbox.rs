@@ -8,7 +8,10 @@
 //! instead of waiting for a client that will never read.
 //!
 //! A failed write to the real stream (EPIPE: the client is gone) is reported by the next
-//! `write` or `flush`, so the protocol writer notices and shuts down quietly.
+//! `write` or `flush`, so the protocol writer notices and shuts down quietly. So is a
+//! stream that takes nothing for [`Outbox::STALL_LIMIT`] while a writer waits for room: a
+//! client that has not read 64 MiB of answers in that long is gone too, and waiting on it
+//! would hold every writer (and with them the reader thread) forever.
 //!
 //! Fast path: handing every line to the drain thread costs a thread wake-up per answer
 //! (tens of µs on a busy VM, most of a `ping` round trip). When nothing is queued, the
@@ -47,6 +50,8 @@ struct Shared {
     /// Signalled when bytes leave or the stream fails (for writers and flush).
     drained: Condvar,
     cap: usize,
+    /// How long writers wait for room while nothing is written before giving up.
+    stall_limit: Duration,
     on_failure: OnceLock<Box<dyn Fn() + Send + Sync>>,
 }
 
@@ -57,28 +62,47 @@ struct State {
     /// The stream is held: by the drain thread for a batch, or by a fast-path writer.
     writing: bool,
     failed: Option<io::ErrorKind>,
+    /// When bytes last left the queue (or the queue last had room).
+    moved: Option<Instant>,
 }
 
 impl Outbox {
     /// Most bytes waiting before `write` blocks (backpressure instead of unbounded memory).
     pub const DEFAULT_CAP: usize = 64 * 1024 * 1024;
+    /// How long a full queue may take no bytes before the client counts as gone.
+    pub const STALL_LIMIT: Duration = Duration::from_secs(30);
     /// Starts the drain thread writing into `out`.
     pub fn new(out: Box<dyn Write + Send>) -> io::Result<Outbox> {
         Outbox::with_cap(out, Outbox::DEFAULT_CAP)
     }
 
     pub fn with_cap(out: Box<dyn Write + Send>, cap: usize) -> io::Result<Outbox> {
-        Outbox::build(out, cap, None)
+        Outbox::build(out, cap, Outbox::STALL_LIMIT, None)
+    }
+
+    /// [`Outbox::with_cap`] with another stall limit (tests).
+    pub fn with_cap_and_stall_limit(
+        out: Box<dyn Write + Send>,
+        cap: usize,
+        stall_limit: Duration,
+    ) -> io::Result<Outbox> {
+        Outbox::build(out, cap, stall_limit, None)
     }
 
     /// [`Outbox::new`] with the fast path enabled by `ready`.
     pub fn with_ready_check(out: Box<dyn Write + Send>, ready: ReadyCheck) -> io::Result<Outbox> {
-        Outbox::build(out, Outbox::DEFAULT_CAP, Some((ready, DIRECT_PIECE)))
+        Outbox::build(
+            out,
+            Outbox::DEFAULT_CAP,
+            Outbox::STALL_LIMIT,
+            Some((ready, DIRECT_PIECE)),
+        )
     }
 
     fn build(
         out: Box<dyn Write + Send>,
         cap: usize,
+        stall_limit: Duration,
         ready: Option<(ReadyCheck, usize)>,
     ) -> io::Result<Outbox> {
         let (ready, piece) = match ready {
@@ -93,6 +117,7 @@ impl Outbox {
             filled: Condvar::new(),
             drained: Condvar::new(),
             cap: cap.max(1),
+            stall_limit,
             on_failure: OnceLock::new(),
         });
         let drain = shared.clone();
@@ -125,25 +150,38 @@ impl Shared {
     fn finish_write(&self, written: usize, rest: &[u8], result: io::Result<()>) {
         let mut state = self.lock();
         state.writing = false;
-        state.queued -= written;
+        // (Saturating: a stream given up on has had its count reset meanwhile.)
+        state.queued = state.queued.saturating_sub(written);
+        if written > 0 {
+            state.moved = Some(Instant::now());
+        }
         if !rest.is_empty() {
             state.chunks.push_front(rest.to_vec());
         }
         if let Err(err) = result {
-            state.failed = Some(err.kind());
-            state.chunks.clear();
-            state.queued = 0;
-            self.drained.notify_all();
-            drop(state);
-            if let Some(hook) = self.on_failure.get() {
-                hook();
-            }
+            self.fail(state, err.kind());
             return;
         }
         self.drained.notify_all();
         // A fast-path writer let go: lines queued meanwhile are the drain thread's now.
         if !state.chunks.is_empty() {
             self.filled.notify_one();
+        }
+    }
+
+    /// Gives the stream up: what is queued is dropped, every waiting and later write fails
+    /// with `kind`, and the failure hook runs (once).
+    fn fail(&self, mut state: MutexGuard<'_, State>, kind: io::ErrorKind) {
+        let first = state.failed.is_none();
+        if first {
+            state.failed = Some(kind);
+        }
+        state.chunks.clear();
+        state.queued = 0;
+        self.drained.notify_all();
+        drop(state);
+        if first && let Some(hook) = self.on_failure.get() {
+            hook();
         }
     }
 
@@ -205,11 +243,25 @@ impl Write for Outbox {
         let shared = &self.shared;
         let mut state = shared.lock();
         // Wait for room, but always accept into an empty queue (a line longer than the cap).
+        let waiting_since = Instant::now();
         while state.failed.is_none() && state.queued > 0 && state.queued + buf.len() > shared.cap {
+            let since = state.moved.map_or(waiting_since, |m| m.max(waiting_since));
+            let left = shared.stall_limit.saturating_sub(since.elapsed());
+            if left.is_zero() {
+                crate::warn!(
+                    "mcp",
+                    "the client has read nothing for {} s with {} bytes waiting; giving it up",
+                    shared.stall_limit.as_secs(),
+                    state.queued
+                );
+                shared.fail(state, io::ErrorKind::TimedOut);
+                return Err(io::ErrorKind::TimedOut.into());
+            }
             state = shared
                 .drained
-                .wait(state)
-                .unwrap_or_else(|p| p.into_inner());
+                .wait_timeout(state, left)
+                .unwrap_or_else(|p| p.into_inner())
+                .0;
         }
         if let Some(kind) = state.failed {
             return Err(kind.into());
@@ -276,8 +328,14 @@ impl Drain {
     /// Waits until everything queued has been written, the stream failed, or `limit`
     /// passed. Returns whether everything was written.
     pub fn wait(&self, limit: Duration) -> bool {
+        self.wait_until(Instant::now() + limit)
+    }
+
+    /// [`Drain::wait`] with a deadline. At the deadline the stream is given up (the
+    /// process is about to exit): what is queued is dropped and writers waiting for room
+    /// fail, so none of them holds the protocol writer's lock any longer.
+    pub fn wait_until(&self, deadline: Instant) -> bool {
         let shared = &self.shared;
-        let deadline = Instant::now() + limit;
         let mut state = shared.lock();
         loop {
             if state.failed.is_some() {
@@ -288,6 +346,7 @@ impl Drain {
             }
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
+                shared.fail(state, io::ErrorKind::TimedOut);
                 return false;
             }
             state = shared
@@ -369,6 +428,55 @@ mod tests {
     }
 
     #[test]
+    fn a_stream_that_takes_nothing_for_the_stall_limit_is_given_up() {
+        let (release, rx) = mpsc::channel();
+        let mut outbox = Outbox::with_cap_and_stall_limit(
+            Box::new(Stuck(Mutex::new(rx))),
+            1000,
+            Duration::from_millis(200),
+        )
+        .unwrap();
+        let (hook_tx, hook_rx) = mpsc::channel();
+        outbox.drain().on_failure(Box::new(move || {
+            let _ = hook_tx.send(());
+        }));
+        outbox.write_all(&[b'a'; 600]).unwrap();
+        outbox.write_all(&[b'b'; 300]).unwrap();
+        let started = Instant::now();
+        // Over the cap, and the stream takes nothing: the writer is let go, with an error.
+        let err = outbox.write_all(&[b'c'; 300]).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::TimedOut);
+        assert!(started.elapsed() >= Duration::from_millis(200));
+        hook_rx.recv_timeout(Duration::from_secs(5)).unwrap();
+        assert!(outbox.write_all(b"later").is_err(), "given up for good");
+        drop(release);
+    }
+
+    #[test]
+    fn the_final_drain_lets_a_waiting_writer_go_at_its_deadline() {
+        let (release, rx) = mpsc::channel();
+        let mut outbox = Outbox::with_cap(Box::new(Stuck(Mutex::new(rx))), 1000).unwrap();
+        let drain = outbox.drain();
+        outbox.write_all(&[b'a'; 600]).unwrap();
+        outbox.write_all(&[b'b'; 300]).unwrap();
+        let (done_tx, done_rx) = mpsc::channel();
+        let writer = std::thread::spawn(move || {
+            done_tx
+                .send(outbox.write_all(&[b'c'; 300]).is_err())
+                .unwrap();
+        });
+        assert!(
+            done_rx.recv_timeout(Duration::from_millis(100)).is_err(),
+            "waits for room"
+        );
+        assert!(!drain.wait(Duration::from_millis(100)));
+        // The drain gave up at its deadline: the waiting writer fails instead of waiting on.
+        assert!(done_rx.recv_timeout(Duration::from_secs(5)).unwrap());
+        writer.join().unwrap();
+        drop(release);
+    }
+
+    #[test]
     fn a_broken_stream_is_reported_by_the_next_write_or_flush() {
         let mut outbox = Outbox::new(Box::new(Broken)).unwrap();
         outbox.write_all(b"first\n").unwrap();
@@ -418,7 +526,13 @@ mod tests {
             }
             room
         });
-        let mut outbox = Outbox::build(Box::new(sink.clone()), 1 << 20, Some((ready, 4))).unwrap();
+        let mut outbox = Outbox::build(
+            Box::new(sink.clone()),
+            1 << 20,
+            Outbox::STALL_LIMIT,
+            Some((ready, 4)),
+        )
+        .unwrap();
         let drain = outbox.drain();
         outbox.write_all(b"abcdefghijklmnopqrstuvwxyz\n").unwrap();
         // This thread wrote three pieces (the budget is spent); the drain thread the rest.

@@ -280,7 +280,13 @@ impl Server {
 
     /// Like [`Server::finish`], running `before_exit` while the writer is held (the binary
     /// waits there, briefly, for its stdout queue to empty).
-    pub fn finish_with(&self, before_exit: impl FnOnce()) -> ! {
+    ///
+    /// `before_exit` runs twice: before the writer is taken (a worker blocked on a full
+    /// stdout queue holds the writer's lock, and the binary's drain gives such a queue up
+    /// at its deadline, which frees the lock), and again while it is held (for anything
+    /// written in between). It should wait against one deadline, not a fresh one each time.
+    pub fn finish_with(&self, before_exit: impl Fn()) -> ! {
+        before_exit();
         let _hold = self.shared.writer.flush_and_hold();
         before_exit();
         std::process::exit(0)
