@@ -203,6 +203,10 @@ pub fn serve(
     if let Err(err) = ctrlc::set_handler(move || handle.trigger()) {
         zcp::warn!("main", "cannot install signal handlers: {err}");
     }
+    // (Waiting, not failing, if stdin came non-blocking from the parent.)
+    #[cfg(unix)]
+    let reason = server.serve(zcp::mcp::patient::Patient(std::io::stdin()));
+    #[cfg(not(unix))]
     let reason = server.serve(std::io::stdin());
     zcp::debug!("main", "stopping: {reason:?}");
     // Children (zcli) must not outlive us.

@@ -66,7 +66,9 @@ mod stdio {
             }
             let file = std::fs::File::from_raw_fd(protocol);
             let probe = file.try_clone().ok();
-            (Box::new(BufWriter::with_capacity(64 * 1024, file)), probe)
+            // Patient: the descriptor may have come non-blocking from the parent.
+            let out = zcp::mcp::patient::Patient(file);
+            (Box::new(BufWriter::with_capacity(64 * 1024, out)), probe)
         }
     }
 

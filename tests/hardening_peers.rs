@@ -142,6 +142,52 @@ fn a_client_that_never_reads_cannot_block_sigterm() {
 }
 
 #[test]
+fn stdio_inherited_non_blocking_is_waited_on_not_taken_for_the_end() {
+    use std::io::{BufRead, BufReader};
+    use std::os::fd::OwnedFd;
+    use std::os::unix::net::UnixStream;
+    // Both of zcp's ends non-blocking, as a Node.js parent may leave them.
+    let (mut to_zcp, zcp_in) = UnixStream::pair().unwrap();
+    let (from_zcp, zcp_out) = UnixStream::pair().unwrap();
+    zcp_in.set_nonblocking(true).unwrap();
+    zcp_out.set_nonblocking(true).unwrap();
+    let mut child = support::command(TEST_TOOLS)
+        .stdin(Stdio::from(OwnedFd::from(zcp_in)))
+        .stdout(Stdio::from(OwnedFd::from(zcp_out)))
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(from_zcp).lines();
+    to_zcp.write_all(INIT.as_bytes()).unwrap();
+    assert!(lines.next().unwrap().unwrap().contains("\"id\":0,"));
+    // A pause: stdin has nothing to read (EAGAIN), which used to end the session.
+    std::thread::sleep(Duration::from_millis(300));
+    // Then answers bigger than the socket buffer, read only after a pause (EAGAIN on
+    // stdout, which used to count as a gone client and cut a line).
+    let text = "y".repeat(300 * 1024);
+    for id in 1..=3 {
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                          "params": {"name": "test_echo", "arguments": {"text": text}}});
+        to_zcp.write_all(format!("{call}\n").as_bytes()).unwrap();
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    for id in 1..=3 {
+        let line = lines.next().unwrap().unwrap();
+        let answer: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(answer["id"], id);
+        assert_eq!(
+            answer["result"]["structuredContent"]["text"]
+                .as_str()
+                .map(str::len),
+            Some(text.len())
+        );
+    }
+    drop(to_zcp);
+    let status = wait_with_limit(&mut child, Duration::from_secs(10));
+    assert!(status.success(), "{status:?}");
+}
+
+#[test]
 fn answers_past_the_output_cap_cannot_hold_the_exit() {
     // 20 answers of 4 MiB: more than the 64 MiB stdout queue, so workers wait for room
     // while holding the protocol writer. Before, the exit then waited on that writer for

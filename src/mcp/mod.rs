@@ -5,7 +5,8 @@
 //! One file per concern: `jsonrpc` (messages and ids), `framing` (lines), `writer` (the
 //! single stdout writer), `era` (revisions and the modern envelope), `dispatch` (routing),
 //! `methods` (the MCP methods), `schema` (argument validation), `context` (what handlers
-//! get), `inflight` (running requests), `pool` (workers), `server` (lifecycle).
+//! get), `inflight` (running requests), `pool` (workers), `server` (lifecycle), `outbox`
+//! (the stdout queue), `patient` (stdio inherited in non-blocking mode).
 
 mod context;
 mod dispatch;
@@ -16,6 +17,8 @@ pub mod jsonrpc;
 pub mod logging;
 mod methods;
 pub mod outbox;
+#[cfg(unix)]
+pub mod patient;
 mod pool;
 mod registry;
 pub mod schema;
