@@ -302,11 +302,27 @@ impl Shared {
             return;
         }
         self.batches_running.fetch_add(1, Ordering::AcqRel);
+        // Every request of the batch is in the in-flight table from now on, not only once
+        // its turn comes: a cancellation (or the end of input) must reach the ones still
+        // waiting too, and those then never run.
+        let elements: Vec<(Incoming, Option<Arc<RequestState>>)> = items
+            .iter()
+            .map(|raw| {
+                let incoming = jsonrpc::classify_raw(raw);
+                let state = match &incoming {
+                    Incoming::Request(request) if request.method != "initialize" => {
+                        Some(self.inflight.register(&request.id))
+                    }
+                    _ => None,
+                };
+                (incoming, state)
+            })
+            .collect();
         let shared = self.clone();
         self.pool.execute(move || {
             let mut replies: Vec<Vec<u8>> = Vec::new();
-            for raw in &items {
-                match jsonrpc::classify_raw(raw) {
+            for (incoming, state) in elements {
+                match incoming {
                     Incoming::Request(request) if request.method == "initialize" => {
                         replies.push(
                             ErrorReply::new(
@@ -318,10 +334,12 @@ impl Shared {
                         );
                     }
                     Incoming::Request(request) => {
-                        let state = shared.inflight.register(&request.id);
-                        let reply = shared.execute(&request, &state);
+                        let state = state.unwrap_or_else(|| shared.inflight.register(&request.id));
                         if state.is_open() {
-                            replies.push(reply);
+                            let reply = shared.execute(&request, &state);
+                            if state.is_open() {
+                                replies.push(reply);
+                            }
                         }
                         state.finish();
                         shared.inflight.remove(&request.id, &state);
