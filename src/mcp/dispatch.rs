@@ -62,7 +62,7 @@ impl Shared {
 
     fn handle_line(self: &Arc<Self>, line: &[u8]) {
         match jsonrpc::classify(line) {
-            Incoming::Request(request) => self.dispatch(request),
+            Incoming::Request(request) => self.dispatch(request, line.len()),
             Incoming::Notification {
                 method, cancelled, ..
             } => self.notification(&method, cancelled),
@@ -74,11 +74,13 @@ impl Shared {
         }
     }
 
-    fn dispatch(self: &Arc<Self>, request: Request) {
+    /// Runs a request: on the pool when it may block (`bytes`, the line's size, counts
+    /// toward the pool's queue limit), else right here.
+    fn dispatch(self: &Arc<Self>, request: Request, bytes: usize) {
         if runs_on_pool(&request.method) {
             let state = self.inflight.register(&request.id);
             let shared = self.clone();
-            self.pool.execute(move || {
+            self.pool.execute_sized(bytes, move || {
                 let reply = shared.execute(&request, &state);
                 shared.deliver(&request.id, &state, reply);
             });
@@ -318,8 +320,9 @@ impl Shared {
                 (incoming, state)
             })
             .collect();
+        let bytes = items.iter().map(|raw| raw.get().len()).sum();
         let shared = self.clone();
-        self.pool.execute(move || {
+        self.pool.execute_sized(bytes, move || {
             let mut replies: Vec<Vec<u8>> = Vec::new();
             for (incoming, state) in elements {
                 match incoming {

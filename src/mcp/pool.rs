@@ -2,7 +2,9 @@
 //!
 //! Threads are started on demand, up to the configured size, so a server that only answers
 //! `initialize` and `tools/list` never starts one. Jobs beyond the pool size wait in a
-//! queue; the reader thread never waits for a worker.
+//! queue; the reader thread does not wait for a worker, unless the requests waiting in the
+//! queue add up to [`Pool::QUEUE_BYTES`]: then it waits for room, so a client that keeps
+//! sending while nothing finishes (its answers unread, say) cannot grow memory without end.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,6 +21,9 @@ pub struct Pool {
 struct Shared {
     state: Mutex<State>,
     work: Condvar,
+    /// Signalled when a queued job is taken (room for a waiting `execute_sized`).
+    room: Condvar,
+    queue_bytes: usize,
     max_threads: usize,
     /// Whether a worker is lingering for the next job.
     lingering: AtomicBool,
@@ -26,27 +31,54 @@ struct Shared {
 
 #[derive(Default)]
 struct State {
-    jobs: VecDeque<Job>,
+    jobs: VecDeque<(usize, Job)>,
+    /// The sizes of the queued jobs' requests, summed.
+    queued_bytes: usize,
     threads: usize,
     idle: usize,
 }
 
 impl Pool {
+    /// Most request bytes queued before `execute_sized` waits for room.
+    pub const QUEUE_BYTES: usize = 256 * 1024 * 1024;
+
     pub fn new(max_threads: usize) -> Pool {
+        Pool::with_queue_bytes(max_threads, Pool::QUEUE_BYTES)
+    }
+
+    pub fn with_queue_bytes(max_threads: usize, queue_bytes: usize) -> Pool {
         Pool {
             shared: Arc::new(Shared {
                 state: Mutex::new(State::default()),
                 work: Condvar::new(),
+                room: Condvar::new(),
+                queue_bytes: queue_bytes.max(1),
                 max_threads: max_threads.max(1),
                 lingering: AtomicBool::new(false),
             }),
         }
     }
 
-    /// Queues a job, starting a worker if none is idle and the pool is not full.
+    /// Queues a job that holds no request bytes (tests).
+    #[cfg(test)]
     pub fn execute(&self, job: impl FnOnce() + Send + 'static) {
+        self.execute_sized(0, job);
+    }
+
+    /// Queues a job that holds a request of `bytes`, starting a worker if none is idle and
+    /// the pool is not full. Waits while the queue holds [`Pool::QUEUE_BYTES`] (a job is
+    /// always taken into an empty queue).
+    pub fn execute_sized(&self, bytes: usize, job: impl FnOnce() + Send + 'static) {
         let mut state = self.shared.state.lock().unwrap_or_else(|p| p.into_inner());
-        state.jobs.push_back(Box::new(job));
+        while state.queued_bytes > 0 && state.queued_bytes + bytes > self.shared.queue_bytes {
+            state = self
+                .shared
+                .room
+                .wait(state)
+                .unwrap_or_else(|p| p.into_inner());
+        }
+        state.queued_bytes += bytes;
+        state.jobs.push_back((bytes, Box::new(job)));
         // Every idle worker will take one queued job, and so will a lingering one (without
         // being woken; the flag is only cleared under this lock, so it cannot stop lingering
         // unseen in between); start a thread for each job beyond that (a woken worker does
@@ -79,7 +111,11 @@ fn worker(shared: &Shared) {
         let job = {
             let mut state = linger(shared);
             loop {
-                if let Some(job) = state.jobs.pop_front() {
+                if let Some((bytes, job)) = state.jobs.pop_front() {
+                    state.queued_bytes -= bytes;
+                    if bytes > 0 {
+                        shared.room.notify_all();
+                    }
                     break job;
                 }
                 state.idle += 1;
@@ -171,6 +207,38 @@ mod tests {
             rx.recv_timeout(Duration::from_secs(10))
                 .expect("all eight ran concurrently");
         }
+    }
+
+    #[test]
+    fn a_full_queue_makes_the_submitter_wait_for_room() {
+        let pool = Arc::new(Pool::with_queue_bytes(1, 100));
+        let (release, gate) = mpsc::channel::<()>();
+        let gate = Arc::new(Mutex::new(gate));
+        // The only worker is busy; two jobs of 60 bytes cannot both wait in the queue.
+        let busy = gate.clone();
+        pool.execute(move || {
+            let _ = busy.lock().unwrap().recv();
+        });
+        let (ran, ran_rx) = mpsc::channel();
+        let first = ran.clone();
+        pool.execute_sized(60, move || first.send(1).unwrap());
+        let (queued, queued_rx) = mpsc::channel();
+        let submitter = {
+            let pool = pool.clone();
+            std::thread::spawn(move || {
+                pool.execute_sized(60, move || ran.send(2).unwrap());
+                queued.send(()).unwrap();
+            })
+        };
+        assert!(
+            queued_rx.recv_timeout(Duration::from_millis(200)).is_err(),
+            "the second job waits for room"
+        );
+        release.send(()).unwrap();
+        queued_rx.recv_timeout(Duration::from_secs(10)).unwrap();
+        submitter.join().unwrap();
+        assert_eq!(ran_rx.recv_timeout(Duration::from_secs(10)).unwrap(), 1);
+        assert_eq!(ran_rx.recv_timeout(Duration::from_secs(10)).unwrap(), 2);
     }
 
     #[test]
