@@ -251,16 +251,21 @@ mod tempfile_like {
         pub path: PathBuf,
     }
 
+    /// A name in the temporary directory no other process or call uses.
+    fn unique_path(prefix: &str, suffix: &str) -> PathBuf {
+        let name = format!(
+            "{prefix}-{}-{}{suffix}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos())
+        );
+        std::env::temp_dir().join(name)
+    }
+
     impl TempFile {
         pub fn create(prefix: &str, text: &str) -> Option<TempFile> {
-            let name = format!(
-                "{prefix}-{}-{}.data",
-                std::process::id(),
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |d| d.as_nanos())
-            );
-            let path = std::env::temp_dir().join(name);
+            let path = unique_path(prefix, ".data");
             let mut options = std::fs::OpenOptions::new();
             options.write(true).create_new(true);
             #[cfg(unix)]
@@ -287,14 +292,7 @@ mod tempfile_like {
 
     impl TempDir {
         pub fn create(prefix: &str) -> Option<TempDir> {
-            let name = format!(
-                "{prefix}-{}-{}",
-                std::process::id(),
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |d| d.as_nanos())
-            );
-            let path = std::env::temp_dir().join(name);
+            let path = unique_path(prefix, "");
             let mut builder = std::fs::DirBuilder::new();
             // (Elsewhere the temporary directory is the user's own.)
             #[cfg(unix)]

@@ -19,6 +19,19 @@ pub struct EnvRec {
     pub sensitive: bool,
 }
 
+impl EnvRec {
+    /// A user's service variable (the API's `SECRET` type).
+    pub fn secret(id: String, key: String, content: String) -> EnvRec {
+        EnvRec {
+            id,
+            key,
+            content,
+            kind: "SECRET".into(),
+            sensitive: false,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct ProjectRec {
     pub id: String,

@@ -50,6 +50,38 @@ fn key_and_content(body: &Value) -> Result<(String, String), Response> {
 }
 
 impl State {
+    /// The process that answers a change of service `index`'s variables (applied at once;
+    /// the process only reports it).
+    fn env_process(&mut self, index: usize, action: &str, now: Instant) -> Response {
+        let (project, service) = (
+            self.services[index].project_id.clone(),
+            self.services[index].id.clone(),
+        );
+        let duration = self.config.process_duration;
+        let p = self.start_process(&project, action, &[&service], Effect::None, None, duration);
+        ok(self.process_json(p, now))
+    }
+
+    /// The service holding user variable `id`, if the token may see it.
+    fn user_data_owner(&self, scope: &TokenScope, id: &str) -> Result<usize, Response> {
+        let Some(index) = self
+            .services
+            .iter()
+            .position(|s| s.env.iter().any(|e| e.id == id))
+        else {
+            return Err(error(
+                404,
+                "userDataNotFound",
+                "User data not found.",
+                Value::Null,
+            ));
+        };
+        if !State::allowed(scope, &self.services[index].project_id) {
+            return Err(forbidden());
+        }
+        Ok(index)
+    }
+
     pub(super) fn env_file(
         &mut self,
         req: &Request,
@@ -113,26 +145,10 @@ impl State {
                     ));
                 }
                 Some(existing) => existing.content = value,
-                None => env.push(EnvRec {
-                    id: new_id,
-                    key,
-                    content: value,
-                    kind: "SECRET".into(),
-                    sensitive: false,
-                }),
+                None => env.push(EnvRec::secret(new_id, key, value)),
             }
         }
-        let project = self.services[index].project_id.clone();
-        let duration = self.config.process_duration;
-        let p = self.start_process(
-            &project,
-            "stack.userDataFile",
-            &[id],
-            Effect::None,
-            None,
-            duration,
-        );
-        Ok(ok(self.process_json(p, now)))
+        Ok(self.env_process(index, "stack.userDataFile", now))
     }
 
     /// `POST /service-stack/{id}/user-data`: one new variable, as a process. A key already
@@ -164,24 +180,10 @@ impl State {
             });
         }
         let new_id = self.new_id("ud");
-        self.services[index].env.push(EnvRec {
-            id: new_id,
-            key,
-            content,
-            kind: "SECRET".into(),
-            sensitive: false,
-        });
-        let project = self.services[index].project_id.clone();
-        let duration = self.config.process_duration;
-        let p = self.start_process(
-            &project,
-            "stack.userDataCreate",
-            &[id],
-            Effect::None,
-            None,
-            duration,
-        );
-        Ok(ok(self.process_json(p, now)))
+        self.services[index]
+            .env
+            .push(EnvRec::secret(new_id, key, content));
+        Ok(self.env_process(index, "stack.userDataCreate", now))
     }
 
     /// `PUT /user-data/{id}`: a new key and value for one user variable, at once; the
@@ -192,21 +194,7 @@ impl State {
         scope: &TokenScope,
         id: &str,
     ) -> Outcome {
-        let Some(index) = self
-            .services
-            .iter()
-            .position(|s| s.env.iter().any(|e| e.id == id))
-        else {
-            return Err(error(
-                404,
-                "userDataNotFound",
-                "User data not found.",
-                Value::Null,
-            ));
-        };
-        if !State::allowed(scope, &self.services[index].project_id) {
-            return Err(forbidden());
-        }
+        let index = self.user_data_owner(scope, id)?;
         let (key, content) = key_and_content(&State::body(req)?)?;
         let service = &mut self.services[index];
         if service.env.iter().any(|e| e.key == key && e.id != id) {
@@ -245,21 +233,7 @@ impl State {
         id: &str,
         now: Instant,
     ) -> Outcome {
-        let found = self
-            .services
-            .iter()
-            .position(|s| s.env.iter().any(|e| e.id == id));
-        let Some(index) = found else {
-            return Err(error(
-                404,
-                "userDataNotFound",
-                "User data not found.",
-                Value::Null,
-            ));
-        };
-        if !State::allowed(scope, &self.services[index].project_id) {
-            return Err(forbidden());
-        }
+        let index = self.user_data_owner(scope, id)?;
         if self.services[index]
             .env
             .iter()
@@ -273,20 +247,7 @@ impl State {
             ));
         }
         self.services[index].env.retain(|e| e.id != id);
-        let (project, service) = (
-            self.services[index].project_id.clone(),
-            self.services[index].id.clone(),
-        );
-        let duration = self.config.process_duration;
-        let p = self.start_process(
-            &project,
-            "stack.userDataDelete",
-            &[&service],
-            Effect::None,
-            None,
-            duration,
-        );
-        Ok(ok(self.process_json(p, now)))
+        Ok(self.env_process(index, "stack.userDataDelete", now))
     }
 
     pub(super) fn create_project_env(
