@@ -63,9 +63,7 @@ impl Shared {
     fn handle_line(self: &Arc<Self>, line: &[u8]) {
         match jsonrpc::classify(line) {
             Incoming::Request(request) => self.dispatch(request, line.len()),
-            Incoming::Notification {
-                method, cancelled, ..
-            } => self.notification(&method, cancelled),
+            Incoming::Notification { method, cancelled } => self.notification(&method, cancelled),
             Incoming::ClientResponse => {
                 crate::debug!("mcp", "ignoring a response object from the client")
             }
@@ -347,9 +345,9 @@ impl Shared {
                         state.finish();
                         shared.inflight.remove(&request.id, &state);
                     }
-                    Incoming::Notification {
-                        method, cancelled, ..
-                    } => shared.notification(&method, cancelled),
+                    Incoming::Notification { method, cancelled } => {
+                        shared.notification(&method, cancelled)
+                    }
                     Incoming::ClientResponse => {}
                     Incoming::Batch(_) => replies.push(
                         ErrorReply::new(

@@ -46,7 +46,8 @@ impl RequestId {
         valid.then(|| RequestId(text.into()))
     }
 
-    /// Builds an id from a JSON value (tests and cancellation params).
+    /// Builds an id from a JSON value.
+    #[cfg(test)]
     pub fn from_value(value: &Value) -> Option<RequestId> {
         match value {
             Value::String(_) | Value::Number(_) => {
@@ -103,7 +104,6 @@ pub enum Incoming {
     /// A notification: never answered.
     Notification {
         method: String,
-        params: Option<Value>,
         /// `params.requestId` of a `notifications/cancelled`, exactly as written.
         cancelled: Option<RequestId>,
     },
@@ -306,6 +306,15 @@ fn classify_envelope(envelope: Envelope<'_>) -> Incoming {
             ));
         }
     };
+    let Some(raw_id) = id else {
+        // The only notification that acts is a cancellation; it names a request by its
+        // id, which must match byte for byte, so nothing else of its params is read.
+        let cancelled = (method == "notifications/cancelled")
+            .then(|| envelope.params.and_then(|p| raw_member(p, &["requestId"])))
+            .flatten()
+            .and_then(|raw| RequestId::from_raw(&raw));
+        return Incoming::Notification { method, cancelled };
+    };
     let params = match envelope.params {
         None => Ok(None),
         Some(raw) if raw.get() == "null" => Ok(None),
@@ -313,18 +322,6 @@ fn classify_envelope(envelope: Envelope<'_>) -> Incoming {
             .map(Some)
             .map_err(|_| ()),
         Some(_) => Err(()),
-    };
-    let Some(raw_id) = id else {
-        // Cancellation names a request by its id, which must match byte for byte.
-        let cancelled = (method == "notifications/cancelled")
-            .then(|| envelope.params.and_then(|p| raw_member(p, &["requestId"])))
-            .flatten()
-            .and_then(|raw| RequestId::from_raw(&raw));
-        return Incoming::Notification {
-            method,
-            params: params.ok().flatten(),
-            cancelled,
-        };
     };
     let Some(id) = valid_id else {
         let shown = if raw_id.get() == "null" {

@@ -102,8 +102,9 @@ fn check(schema: &Value, value: Value, path: &str, problems: &mut Problems) -> V
             }
         }
     };
+    let allowed = schema.get("enum").and_then(Value::as_array);
     // An allowed word in other letter case ("ERROR", "Restart") is that word.
-    let value = match (schema.get("enum").and_then(Value::as_array), &value) {
+    let value = match (allowed, &value) {
         (Some(allowed), Value::String(text)) if !allowed.contains(&value) => allowed
             .iter()
             .find(|a| {
@@ -114,7 +115,7 @@ fn check(schema: &Value, value: Value, path: &str, problems: &mut Problems) -> V
             .unwrap_or(value),
         _ => value,
     };
-    if let Some(allowed) = schema.get("enum").and_then(Value::as_array)
+    if let Some(allowed) = allowed
         && !allowed.contains(&value)
     {
         let names: Vec<String> = allowed

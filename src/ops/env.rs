@@ -11,7 +11,7 @@
 use serde_json::{Value, json};
 
 use crate::auth::Session;
-use crate::platform::{EnvVar, ErrorCode, PlatformError, Process};
+use crate::platform::{EnvVar, ErrorCode, PlatformError, Process, ServiceStack};
 
 use super::follow::{Follow, follow_processes};
 use super::helpers::{fail_if_failed, followed_json, resolve_service};
@@ -140,7 +140,7 @@ pub fn parse_keys(lines: &[String]) -> Result<Vec<String>, PlatformError> {
 
 /// Variables of the scope, with values.
 pub fn get(session: &Session, scope: &EnvScope) -> Result<Value, PlatformError> {
-    let (vars, hostname) = read(session, scope)?;
+    let (vars, service) = read(session, scope)?;
     let mut sorted = vars;
     crate::order::sort_by(&mut sorted, |a, b| a.key.cmp(&b.key));
     let vars: Vec<Value> = sorted
@@ -156,16 +156,17 @@ pub fn get(session: &Session, scope: &EnvScope) -> Result<Value, PlatformError> 
             entry
         })
         .collect();
-    Ok(match hostname {
-        Some(h) => json!({ "scope": "service", "serviceHostname": h, "vars": vars }),
+    Ok(match service {
+        Some(s) => json!({ "scope": "service", "serviceHostname": s.name, "vars": vars }),
         None => json!({ "scope": "project", "vars": vars }),
     })
 }
 
+/// The scope's variables, and its service (none for the project).
 fn read(
     session: &Session,
     scope: &EnvScope,
-) -> Result<(Vec<EnvVar>, Option<String>), PlatformError> {
+) -> Result<(Vec<EnvVar>, Option<ServiceStack>), PlatformError> {
     match scope {
         EnvScope::Project => Ok((
             session.client.get_project_env(&session.info.project_id)?,
@@ -173,10 +174,7 @@ fn read(
         )),
         EnvScope::Service(hostname) => {
             let service = resolve_service(session, hostname)?;
-            Ok((
-                session.client.get_service_env(&service.id)?,
-                Some(service.name),
-            ))
+            Ok((session.client.get_service_env(&service.id)?, Some(service)))
         }
     }
 }
@@ -201,30 +199,24 @@ pub fn set(
     follow: &mut Follow<'_>,
 ) -> Result<Value, PlatformError> {
     let assignments = parse_assignments(lines)?;
-    let (current, hostname) = read(session, scope)?;
+    let (current, service) = read(session, scope)?;
     if let Some((key, _)) = assignments
         .iter()
         .find(|(k, _)| current.iter().any(|v| &v.key == k && is_platform(v)))
     {
         return Err(platform_key(key, "changed"));
     }
-    let service_id = match scope {
-        EnvScope::Service(_) => {
-            Some(resolve_service(session, hostname.as_deref().unwrap_or(""))?.id)
-        }
-        EnvScope::Project => None,
-    };
     let mut added = Vec::new();
     let mut replaced = Vec::new();
     let mut processes: Vec<Process> = Vec::new();
     for (key, value) in &assignments {
         let existing = current.iter().find(|v| &v.key == key);
         let done: Vec<String> = replaced.iter().chain(&added).cloned().collect();
-        let step = match (&service_id, existing) {
+        let step = match (&service, existing) {
             (Some(_), Some(var)) => session.client.update_user_data(&var.id, key, value),
             (Some(service), None) => session
                 .client
-                .create_user_data(service, key, value)
+                .create_user_data(&service.id, key, value)
                 .map(|p| processes.push(p)),
             (None, existing) => upsert_project_var(session, existing, key, value, &mut processes),
         };
@@ -238,7 +230,7 @@ pub fn set(
     finish(
         session,
         scope,
-        hostname,
+        service.map(|s| s.name),
         processes,
         follow,
         json!({ "added": added, "replaced": replaced }),
@@ -273,7 +265,7 @@ pub fn delete(
     follow: &mut Follow<'_>,
 ) -> Result<Value, PlatformError> {
     let keys = parse_keys(lines)?;
-    let (current, hostname) = read(session, scope)?;
+    let (current, service) = read(session, scope)?;
     // Check every key first, so nothing is deleted when one is wrong.
     let mut targets = Vec::new();
     for key in &keys {
@@ -311,7 +303,7 @@ pub fn delete(
     finish(
         session,
         scope,
-        hostname,
+        service.map(|s| s.name),
         processes,
         follow,
         json!({ "removed": keys }),

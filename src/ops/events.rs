@@ -106,11 +106,12 @@ pub fn events(
         if (complete(process_page, kept_processes) && complete(version_page, kept_versions))
             || fetch >= MAX_FETCH
         {
-            if timeline.is_empty()
-                && let Some(err) = gone.take()
-            {
-                return Err(err);
-            }
+            // (Taken here, on the one pass that returns.)
+            let deleted = match gone.take() {
+                Some(err) if timeline.is_empty() => return Err(err),
+                Some(_) => true,
+                None => false,
+            };
             crate::order::sort_by_key(&mut timeline, |e| std::cmp::Reverse(e.at));
             timeline.truncate(limit);
             let processes = timeline.iter().filter(|e| e.is_process).count();
@@ -120,9 +121,7 @@ pub fn events(
                 "events": timeline.into_iter().map(|e| e.value).collect::<Vec<_>>(),
                 "summary": { "total": processes + deploys, "processes": processes, "deploys": deploys },
             });
-            if let (Some(name), false) =
-                (&filter, names.values().any(|n| Some(n) == filter.as_ref()))
-            {
+            if let (Some(name), true) = (&filter, deleted) {
                 result["note"] = json!(format!(
                     "'{name}' is no longer in the project (deleted): these are its past events."
                 ));
