@@ -88,6 +88,62 @@ fn identity_projects_and_services() {
     );
 }
 
+/// An organisation with more services than one search page holds: the project's own
+/// services, older than all the others, are past the first page, and must still be listed.
+#[test]
+fn service_and_project_listings_read_every_page() {
+    let mut seed = demo::seed();
+    seed.tokens.push((SENTINEL.into(), TokenScope::All));
+    let template = seed
+        .services
+        .iter()
+        .find(|s| s.project_id == demo::OTHER_PROJECT_ID)
+        .unwrap()
+        .clone();
+    for i in 0..250 {
+        let mut extra = template.clone();
+        extra.id = format!("svcextra{i:014}");
+        extra.name = format!("extra{i}");
+        extra.created = format!("2099-01-01T{:02}:{:02}:00Z", i / 60, i % 60);
+        seed.services.push(extra);
+    }
+    let template = seed.projects[0].clone();
+    for i in 0..120 {
+        let mut extra = template.clone();
+        extra.id = format!("projextra{i:013}");
+        extra.name = format!("extra{i}");
+        seed.projects.push(extra);
+    }
+    let total_services = seed.services.len();
+    let total_projects = seed.projects.len();
+    let sim = sim::start(SimConfig::default(), seed).unwrap();
+    let c = client(&sim, SENTINEL);
+    let services = c.list_services(DEMO_PROJECT_ID).unwrap();
+    assert_eq!(services.len(), total_services);
+    let mut ids: Vec<&str> = services.iter().map(|s| s.id.as_str()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), total_services, "no service listed twice");
+    for id in [API_ID, WEB_ID, DB_ID, CACHE_ID] {
+        assert!(
+            ids.contains(&id),
+            "{id} is on a later page and must be listed"
+        );
+    }
+    let searches = sim
+        .requests()
+        .iter()
+        .filter(|r| r.contains("/service-stack/search"))
+        .count();
+    assert_eq!(
+        searches,
+        total_services.div_ceil(100),
+        "one request per page"
+    );
+    let projects = c.list_projects(demo::DEMO_CLIENT_ID).unwrap();
+    assert_eq!(projects.len(), total_projects);
+}
+
 #[test]
 fn lifecycle_processes_change_state() {
     let sim = start();

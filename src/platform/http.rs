@@ -23,6 +23,10 @@ const API_PREFIX: &str = "/api/rest/public";
 pub const DEFAULT_API_HOST: &str = "api.app-prg1.zerops.io";
 /// The largest body we read from the API or the log backend.
 pub(super) const MAX_BODY: u64 = 50 * 1024 * 1024;
+/// Items asked for per page when a search is read whole.
+const PAGE_SIZE: usize = 100;
+/// Pages read at most by one whole search (10 000 items).
+const MAX_PAGES: usize = 100;
 
 /// Turns `ZEROPS_API_HOST` (a bare host, or a full `http(s)://` URL) into a base URL
 /// without a trailing slash.
@@ -196,24 +200,77 @@ impl ZeropsClient {
         Ok(info.client_id)
     }
 
+    /// The newest `limit` items of a search (processes, app versions): one request.
     pub(super) fn search<T: DeserializeOwned>(
         &self,
         entity: &str,
         filters: Value,
-        limit: Option<usize>,
+        limit: usize,
         subject: Subject,
     ) -> Result<Vec<T>, PlatformError> {
+        Ok(self
+            .search_page(entity, &filters, limit, 0, subject)?
+            .items
+            .unwrap_or_default())
+    }
+
+    /// Every item of a search (projects, services), page by page. The API answers a search
+    /// without a limit with one page of unknown size (§8 of the API notes), and services are
+    /// searched by organisation, so one page could leave out services of our own project.
+    /// Pages are read until one comes back short, `totalHits` items are in, or
+    /// [`MAX_PAGES`] pages were read; an item seen twice (the listing shifted while it was
+    /// read) is kept once.
+    pub(super) fn search_all<T: DeserializeOwned>(
+        &self,
+        entity: &str,
+        filters: Value,
+        subject: Subject,
+        id_of: impl Fn(&T) -> &str,
+    ) -> Result<Vec<T>, PlatformError> {
+        let mut all: Vec<T> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for page in 0..MAX_PAGES {
+            let envelope: SearchEnvelope<T> =
+                self.search_page(entity, &filters, PAGE_SIZE, page * PAGE_SIZE, subject)?;
+            let items = envelope.items.unwrap_or_default();
+            let short = items.len() < PAGE_SIZE;
+            for item in items {
+                if seen.insert(id_of(&item).to_owned()) {
+                    all.push(item);
+                }
+            }
+            let complete = envelope
+                .total_hits
+                .is_some_and(|total| all.len() as u64 >= total);
+            if short || complete {
+                return Ok(all);
+            }
+        }
+        crate::warn!(
+            "api",
+            "{entity} search: stopped after {MAX_PAGES} pages ({} items); the rest is not listed",
+            all.len()
+        );
+        Ok(all)
+    }
+
+    fn search_page<T: DeserializeOwned>(
+        &self,
+        entity: &str,
+        filters: &Value,
+        limit: usize,
+        offset: usize,
+        subject: Subject,
+    ) -> Result<SearchEnvelope<T>, PlatformError> {
         let body = json!({
             "search": filters,
             "sort": [{"name": "created", "ascending": false}],
             "limit": limit,
-            "offset": null,
+            "offset": offset,
             "text": null,
         });
         let path = format!("/{entity}/search");
-        let envelope: SearchEnvelope<T> =
-            self.call(Method::Post, &path, &path, Some(&body), subject)?;
-        Ok(envelope.items.unwrap_or_default())
+        self.call(Method::Post, &path, &path, Some(&body), subject)
     }
 
     pub(super) fn process_call(
@@ -231,6 +288,9 @@ impl ZeropsClient {
 pub(super) struct SearchEnvelope<T> {
     #[serde(default)]
     pub(super) items: Option<Vec<T>>,
+    /// How many items match in all (absent from non-search answers that share the shape).
+    #[serde(default, rename = "totalHits")]
+    pub(super) total_hits: Option<u64>,
 }
 
 /// Reads the API's `{"error": {code, message, meta}}` body, or keeps the start of any

@@ -57,11 +57,11 @@ impl Client for ZeropsClient {
     }
 
     fn list_projects(&self, client_id: &str) -> Result<Vec<Project>, PlatformError> {
-        self.search(
+        self.search_all(
             "project",
             json!([{"name": "clientId", "operator": "eq", "value": client_id}]),
-            None,
             Subject::Project,
+            |p: &Project| &p.id,
         )
     }
 
@@ -77,11 +77,11 @@ impl Client for ZeropsClient {
 
     fn list_services(&self, _project_id: &str) -> Result<Vec<ServiceStack>, PlatformError> {
         let client_id = self.client_id()?;
-        self.search(
+        self.search_all(
             "service-stack",
             json!([{"name": "clientId", "operator": "eq", "value": client_id}]),
-            None,
             Subject::Service,
+            |s: &ServiceStack| &s.id,
         )
     }
 
@@ -209,7 +209,7 @@ impl Client for ZeropsClient {
                 {"name": "clientId", "operator": "eq", "value": client_id},
                 {"name": "id", "operator": "eq", "value": project_id}
             ]),
-            None,
+            1,
             Subject::Project,
         )?;
         match projects.into_iter().next() {
@@ -336,7 +336,7 @@ impl Client for ZeropsClient {
         self.search(
             "process",
             json!([{"name": "clientId", "operator": "eq", "value": client_id}]),
-            Some(limit),
+            limit,
             Subject::Process,
         )
     }
@@ -350,7 +350,7 @@ impl Client for ZeropsClient {
         self.search(
             "app-version",
             json!([{"name": "clientId", "operator": "eq", "value": client_id}]),
-            Some(limit),
+            limit,
             Subject::Service,
         )
     }
