@@ -125,30 +125,28 @@ pub fn fit(value: Value, limit: usize, keep: Keep, hint: &str) -> Value {
     let mut notes: Vec<String> = Vec::new();
     // Room for the note itself.
     let budget = limit.saturating_sub(600);
-    if let Some(key) = largest_list(&map) {
-        let total = map[&key].as_array().map_or(0, Vec::len);
-        // Binary search on how many items fit.
-        let (mut lo, mut hi) = (0usize, total);
-        while lo < hi {
-            let mid = (lo + hi).div_ceil(2);
-            let mut trial = map.clone();
-            trial.insert(key.clone(), Value::Array(slice(&map[&key], mid, keep)));
-            if size(&trial) <= budget {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        if lo < total {
-            let kept = lo;
-            let items = slice(&map[&key], kept, keep);
-            map.insert(key.clone(), Value::Array(items));
-            let which = if keep == Keep::Tail { "oldest" } else { "last" };
-            notes.push(format!(
-                "dropped the {which} {} of {total} items of `{key}`",
-                total - kept
-            ));
-        }
+    // Lists first, largest first: each is cut to what still fits beside the rest. Every
+    // item is serialised once to learn its size (the kept count follows from the sums), so
+    // a list of 200 000 findings costs one pass, not one serialisation of the whole result
+    // per step of a search.
+    while size(&map) > budget {
+        let Some(key) = largest_list(&map) else { break };
+        let Some(Value::Array(items)) = map.insert(key.clone(), Value::Array(Vec::new())) else {
+            break;
+        };
+        let room = budget.saturating_sub(size(&map));
+        let total = items.len();
+        let kept = fitting_count(&items, room, keep);
+        let items: Vec<Value> = match keep {
+            Keep::Head => items.into_iter().take(kept).collect(),
+            Keep::Tail => items.into_iter().skip(total - kept).collect(),
+        };
+        map.insert(key.clone(), Value::Array(items));
+        let which = if keep == Keep::Tail { "oldest" } else { "last" };
+        notes.push(format!(
+            "dropped the {which} {} of {total} items of `{key}`",
+            total - kept
+        ));
     }
     while size(&map) > budget {
         let Some((path, len)) = longest_string(&Value::Object(map.clone()), String::new()) else {
@@ -173,15 +171,27 @@ fn size(map: &Map<String, Value>) -> usize {
     serde_json::to_string(map).map_or(0, |s| s.len())
 }
 
-fn slice(list: &Value, count: usize, keep: Keep) -> Vec<Value> {
-    let items = list.as_array().cloned().unwrap_or_default();
-    match keep {
-        Keep::Head => items.into_iter().take(count).collect(),
-        Keep::Tail => {
-            let skip = items.len().saturating_sub(count);
-            items.into_iter().skip(skip).collect()
+/// How many items, taken from the end `keep` names, fit in `room` bytes of compact JSON
+/// (their own text plus a comma between two).
+fn fitting_count(items: &[Value], room: usize, keep: Keep) -> usize {
+    let sizes = items
+        .iter()
+        .map(|item| serde_json::to_string(item).map_or(0, |s| s.len()));
+    let in_order: Box<dyn Iterator<Item = usize>> = match keep {
+        Keep::Head => Box::new(sizes),
+        Keep::Tail => Box::new(sizes.rev()),
+    };
+    let mut used = 0usize;
+    let mut kept = 0usize;
+    for len in in_order {
+        let add = len + usize::from(kept > 0);
+        if used + add > room {
+            break;
         }
+        used += add;
+        kept += 1;
     }
+    kept
 }
 
 fn largest_list(map: &Map<String, Value>) -> Option<String> {
@@ -312,6 +322,56 @@ mod tests {
                 .unwrap()
                 .contains("oldest")
         );
+    }
+
+    /// The kept count is the largest that fits, for either end and items of mixed sizes;
+    /// a list too big on its own is cut after the largest was emptied (a validator report
+    /// has three lists).
+    #[test]
+    fn lists_keep_as_many_items_as_fit() {
+        let items: Vec<Value> = (0..3000)
+            .map(|i| json!({"n": i, "text": "z".repeat(i * 7 % 90)}))
+            .collect();
+        for keep in [Keep::Head, Keep::Tail] {
+            for limit in [2_000, 9_000, 50_000] {
+                // (warnings kept in full, list cut) for a short and a long second list.
+                for (warnings, cut) in [(20, "errors"), (1500, "warnings")] {
+                    let value =
+                        json!({"errors": items, "warnings": items[..warnings], "kind": "x"});
+                    let out = fit(value, limit, keep, "h");
+                    assert!(out.to_string().len() <= limit);
+                    let mut bare = out.as_object().unwrap().clone();
+                    bare.remove("truncated");
+                    let budget = limit - 600;
+                    assert!(size(&bare) <= budget);
+                    let all = if cut == "errors" {
+                        &items[..]
+                    } else {
+                        assert!(bare["errors"].as_array().unwrap().is_empty());
+                        &items[..warnings]
+                    };
+                    let kept = bare[cut].as_array().unwrap().clone();
+                    assert!(kept.len() < all.len());
+                    let expected = match keep {
+                        Keep::Head => &all[..kept.len()],
+                        Keep::Tail => &all[all.len() - kept.len()..],
+                    };
+                    assert_eq!(kept, expected, "{cut}: the requested end, in order");
+                    // One more item would not have fitted.
+                    let next = match keep {
+                        Keep::Head => all[kept.len()].clone(),
+                        Keep::Tail => all[all.len() - kept.len() - 1].clone(),
+                    };
+                    let mut more = bare.clone();
+                    more[cut].as_array_mut().unwrap().push(next);
+                    assert!(
+                        size(&more) > budget,
+                        "{cut}: {} kept, one more fits",
+                        kept.len()
+                    );
+                }
+            }
+        }
     }
 
     #[test]
