@@ -306,7 +306,10 @@ pub fn authenticate(client: &dyn Client, creds: &Credentials) -> Result<Info, Pl
         ErrorCode::AuthInvalidToken | ErrorCode::AuthTokenExpired | ErrorCode::PermissionDenied => {
             err
         }
-        _ if err.is_transient() => err,
+        // The API never answered: the network's own codes say more than AUTH_API_ERROR.
+        ErrorCode::NetworkError | ErrorCode::ApiTimeout => err,
+        // Any other answer (5xx, 429, an unexpected 4xx): the API's code and HTTP status
+        // stay attached.
         _ => PlatformError {
             code: ErrorCode::AuthApiError,
             suggestion: ErrorCode::AuthApiError.default_suggestion().to_owned(),
@@ -823,6 +826,42 @@ mod tests {
             api_host: "h".into(),
             scope_project_id: scope.map(str::to_owned),
             source: CredentialSource::Direct,
+        }
+    }
+
+    /// zerops-api.md §6: a startup `GET /user/info` that fails with an answer other than
+    /// 401/403 is AUTH_API_ERROR, the answer's status and code kept; no answer at all keeps
+    /// the network's code.
+    #[test]
+    fn user_info_failures_map_to_auth_api_error() {
+        let mut unavailable = PlatformError::new(ErrorCode::ApiError, "HTTP 503");
+        unavailable.http_status = Some(503);
+        unavailable.api_code = Some("serviceUnavailable".into());
+        let mut limited = PlatformError::new(ErrorCode::ApiRateLimited, "HTTP 429");
+        limited.http_status = Some(429);
+        for (given, expected) in [
+            (unavailable, ErrorCode::AuthApiError),
+            (limited, ErrorCode::AuthApiError),
+            (
+                PlatformError::new(ErrorCode::NetworkError, "refused"),
+                ErrorCode::NetworkError,
+            ),
+            (
+                PlatformError::new(ErrorCode::ApiTimeout, "slow"),
+                ErrorCode::ApiTimeout,
+            ),
+            (
+                PlatformError::new(ErrorCode::AuthInvalidToken, "bad"),
+                ErrorCode::AuthInvalidToken,
+            ),
+        ] {
+            let status = given.http_status;
+            let api_code = given.api_code.clone();
+            let client = MockClient::new().with_error("get_user_info", given);
+            let err = authenticate(&client, &creds(None)).unwrap_err();
+            assert_eq!(err.code, expected);
+            assert_eq!((err.http_status, err.api_code.clone()), (status, api_code));
+            assert!(err.is_transient() || expected == ErrorCode::AuthInvalidToken);
         }
     }
 
