@@ -194,7 +194,13 @@ fn every_tool_follows_the_conventions() {
     ] {
         assert_eq!(hint(changing, "readOnlyHint"), false, "{changing}");
     }
-    for destructive in ["zerops_delete", "zerops_deploy"] {
+    // Env overwrites values; import may re-import an existing service (`override: true`).
+    for destructive in [
+        "zerops_delete",
+        "zerops_deploy",
+        "zerops_env",
+        "zerops_import",
+    ] {
         assert_eq!(hint(destructive, "destructiveHint"), true, "{destructive}");
     }
     for offline in ["zerops_validate", "zerops_knowledge"] {

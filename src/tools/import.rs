@@ -7,14 +7,14 @@ use crate::ops::import::{DeletionWait, dry_run, import, read_source};
 
 use super::common::{Services, boolean, follow, respond, string};
 use super::output::Keep;
-use super::spec::{CHANGES_ADDITIVE, define};
+use super::spec::{DESTRUCTIVE, define};
 
 pub fn tool(services: Arc<Services>) -> Tool {
     define(
         "zerops_import",
         "Import services",
         "Create services in the current project from import.yml (content or filePath). Always validated first; a project: section is refused. \
-dryRun: true only validates. Reports every created service, every per-service error, and follows the creation processes.",
+override: true on a service re-imports an existing hostname instead of failing (a runtime is redeployed). dryRun: true only validates. Reports every created service, every per-service error, and follows the creation processes.",
         json_text!({
             "type": "object",
             "properties": {
@@ -33,7 +33,7 @@ dryRun: true only validates. Reports every created service, every per-service er
             },
             "required": ["services"]
         }),
-        CHANGES_ADDITIVE,
+        DESTRUCTIVE,
         Arc::new(move |ctx| {
             let args = &ctx.arguments;
             let content = string(args, "content");

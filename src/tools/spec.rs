@@ -25,14 +25,8 @@ pub const CHANGES_IDEMPOTENT: Annotations = Annotations {
     idempotent: true,
     open_world: true,
 };
-/// Changes state additively (creating things).
-pub const CHANGES_ADDITIVE: Annotations = Annotations {
-    read_only: false,
-    destructive: false,
-    idempotent: false,
-    open_world: true,
-};
-/// May overwrite or remove things.
+/// May overwrite or remove things. Import is one too: an import file's `override: true`
+/// re-imports an existing service (a runtime is redeployed).
 pub const DESTRUCTIVE: Annotations = Annotations {
     read_only: false,
     destructive: true,
