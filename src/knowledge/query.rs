@@ -35,7 +35,7 @@ pub const ALIASES: &[(&str, &str)] = &[
     ("js", "nodejs javascript"),
     ("ts", "nodejs typescript"),
     ("db", "database"),
-    ("ssl", "tls"),
+    ("ssl", "tls sslmode"),
     ("cert", "certificate ssl tls"),
     ("env", "environment variable"),
     ("ha", "high-availability mode"),
@@ -100,6 +100,20 @@ pub const ALIASES: &[(&str, &str)] = &[
     ("musl", "alpine"),
     ("cli", "zcli"),
     ("502", "bad gateway"),
+    // Error names agents paste, to what the documents call them.
+    ("413", "request entity too large client_max_body_size"),
+    ("econnrefused", "connection refused"),
+    ("enotfound", "no such host hostname"),
+    ("getaddrinfo", "no such host hostname"),
+    ("nxdomain", "no such host dns"),
+    ("ssr", "nodejs nextjs nuxt"),
+    ("wordpress", "php mariadb"),
+    // Other languages' words for the main topics.
+    ("datenbank", "database"),
+    ("entorno", "environment"),
+    ("umgebungsvariablen", "environment variable"),
+    ("domaine", "domain"),
+    ("dominio", "domain"),
 ];
 
 /// The extra words an alias adds for `word` (lower-case, as typed).
@@ -237,16 +251,27 @@ pub fn plan(query: &str, lexicon: &Lexicon, known: impl Fn(&str) -> bool) -> Pla
     let mut added_any = false;
     for (word, terms) in words.iter().zip(&typed) {
         display.push(word);
-        // An alias for the word as typed, or for the alias key it is one typo away from.
-        let key = match ALIASES.iter().find(|(k, _)| k == word) {
-            Some(&(key, _)) => Some(key),
+        // An alias for the word as typed, or for the alias key it is one typo away from;
+        // failing both, for each part of a compound (`glibc_2.34`, `k8s-like`).
+        let keys: Vec<&'static str> = match ALIASES.iter().find(|(k, _)| k == word) {
+            Some(&(key, _)) => vec![key],
             None if word.chars().count() > MIN_TYPO_LEN && !lexicon.has_word(word) => ALIASES
                 .iter()
                 .map(|(k, _)| *k)
-                .find(|k| k.len() > MIN_TYPO_LEN && within_one_edit(word, k)),
-            None => None,
+                .find(|k| k.len() > MIN_TYPO_LEN && within_one_edit(word, k))
+                .into_iter()
+                .collect(),
+            None => Vec::new(),
         };
-        if let Some(key) = key {
+        let keys = if keys.is_empty() {
+            compound_parts(word)
+                .filter_map(|part| ALIASES.iter().find(|(k, _)| *k == part))
+                .map(|&(key, _)| key)
+                .collect()
+        } else {
+            keys
+        };
+        for key in keys {
             let mut extra: Vec<&'static str> = Vec::new();
             if key != word {
                 extra.push(key);
@@ -294,6 +319,13 @@ pub fn plan(query: &str, lexicon: &Lexicon, known: impl Fn(&str) -> bool) -> Pla
     }
     plan.words = words;
     plan
+}
+
+/// The parts of a compound word (`k8s-like` → `k8s`, `like`); nothing for a plain word.
+fn compound_parts(word: &str) -> impl Iterator<Item = &str> {
+    let compound = word.contains(|c: char| !c.is_alphanumeric());
+    word.split(|c: char| !c.is_alphanumeric())
+        .filter(move |part| compound && !part.is_empty())
 }
 
 /// True when `a` becomes `b` with at most one insertion, deletion, substitution or swap
@@ -403,6 +435,28 @@ mod tests {
             terms(&plan)
         );
         assert_eq!(plan.expanded.as_deref(), Some("pg postgresql postgres"));
+    }
+
+    #[test]
+    fn parts_of_a_compound_find_their_aliases() {
+        let plan = plan("k8s-like scaling", &lexicon(), known);
+        assert!(
+            terms(&plan).iter().any(|(t, _)| *t == "kubernet"),
+            "{:?}",
+            terms(&plan)
+        );
+        assert_eq!(
+            plan.expanded.as_deref(),
+            Some("k8s-like kubernetes scaling")
+        );
+        let plan = super::plan("GLIBC_2.34 not found", &lexicon(), known);
+        assert!(
+            terms(&plan).iter().any(|(t, _)| *t == "ubuntu"),
+            "{:?}",
+            terms(&plan)
+        );
+        // A plain word is not a compound: no part of it is looked up.
+        assert_eq!(compound_parts("glibc").count(), 0);
     }
 
     #[test]

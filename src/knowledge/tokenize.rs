@@ -28,7 +28,8 @@ fn is_joiner(c: char) -> bool {
 
 /// True for words left out of the index and of queries: words that carry no topic. The
 /// list is short on purpose: `which`, `not` and the like stay, because keywords such as
-/// "which database" use them.
+/// "which database" use them. A few articles of other languages agents write in are here
+/// too ("variables de entorno" must not match "Falkenstein (DE)").
 pub fn is_stop_word(word: &str) -> bool {
     matches!(
         word,
@@ -95,6 +96,26 @@ pub fn is_stop_word(word: &str) -> bool {
             | "would"
             | "you"
             | "your"
+            // Comparisons: "difference between X and Y" is about X and Y.
+            | "between"
+            | "difference"
+            // Articles and conjunctions of Spanish, French and German.
+            | "das"
+            | "de"
+            | "del"
+            | "der"
+            | "el"
+            | "en"
+            | "et"
+            | "la"
+            | "las"
+            | "le"
+            | "les"
+            | "los"
+            | "un"
+            | "una"
+            | "und"
+            | "une"
     )
 }
 
@@ -302,7 +323,9 @@ mod tests {
 
     #[test]
     fn stop_words() {
-        for w in ["the", "how", "do", "i", "your", "with"] {
+        for w in [
+            "the", "how", "do", "i", "your", "with", "between", "de", "und",
+        ] {
             assert!(is_stop_word(w), "{w}");
         }
         for w in ["which", "not", "deploy", "thee", ""] {
