@@ -467,6 +467,15 @@ fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>, span: Span) -> Node
     {
         Some("str") => Value::Str(text.to_owned()),
         Some("null") => Value::Null,
+        // An explicit type tag types even a quoted scalar (`!!int "2"` is the number 2); text
+        // that is not of that type stays a string, for the rules to report.
+        Some(kind @ ("int" | "float" | "bool")) => match (kind, resolve_plain(text.trim())) {
+            ("int", Value::Int(i)) => Value::Int(i),
+            ("float", Value::Float(f)) => Value::Float(f),
+            ("float", Value::Int(i)) => Value::Float(i as f64),
+            ("bool", Value::Bool(b)) => Value::Bool(b),
+            _ => Value::Str(text.to_owned()),
+        },
         Some(_) | None if style != ScalarStyle::Plain => Value::Str(text.to_owned()),
         _ => resolve_plain(text),
     };
@@ -591,6 +600,12 @@ mod tests {
         let doc = root("a: !!str 12\nb: !custom 12\n");
         assert_eq!(doc.value_of("a").unwrap().as_str(), Some("12"));
         assert_eq!(doc.value_of("b").unwrap().as_int(), Some(12));
+        // Type tags apply to quoted scalars too; text not of the type stays a string.
+        let doc = root("a: !!int \"2\"\nb: !!bool 'true'\nc: !!float \"1\"\nd: !!int \"two\"\n");
+        assert_eq!(doc.value_of("a").unwrap().as_int(), Some(2));
+        assert_eq!(doc.value_of("b").unwrap().value, Value::Bool(true));
+        assert_eq!(doc.value_of("c").unwrap().value, Value::Float(1.0));
+        assert_eq!(doc.value_of("d").unwrap().as_str(), Some("two"));
     }
 
     #[test]
