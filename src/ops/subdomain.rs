@@ -60,9 +60,46 @@ fn enable_with_retry(
                     }
                 }
             }
+            Err(err) if err.api_code.as_deref() == Some("serviceStackIsNotHttp") => {
+                return Err(PlatformError {
+                    code: ErrorCode::InvalidUsage,
+                    suggestion: format!(
+                        "'{}' has no HTTP port. Declare one in zerops.yml (run.ports with httpSupport: true), deploy, then enable the subdomain.",
+                        service.name
+                    ),
+                    ..err
+                });
+            }
             other => return other,
         }
     }
+}
+
+/// Why a service can never have a zerops.app subdomain, for the categories that cannot.
+/// A runtime without an HTTP port is left to the API: right after its first deploy the
+/// service may not list the ports of the new zerops.yml yet, and the enable is retried
+/// while they register.
+fn no_subdomain_for(service: &ServiceStack) -> Option<PlatformError> {
+    let (kind, suggestion) = match service.type_info.category.as_str() {
+        "STANDARD" => (
+            "a managed",
+            "Managed services are reached over the project's private network (hostname and port, e.g. from another service's env references); from your own machine use `zcli vpn up`.",
+        ),
+        "OBJECT_STORAGE" => (
+            "an object storage",
+            "Object storage is reached through its S3 endpoint: the service's `apiUrl` variable (zerops_env get), with its access keys.",
+        ),
+        "SHARED_STORAGE" => (
+            "a shared storage",
+            "Shared storage is a volume mounted into runtime services; publish the runtime that serves its files instead.",
+        ),
+        _ => return None,
+    };
+    let message = format!(
+        "'{}' is {kind} service: only runtime services with an HTTP port get a public subdomain",
+        service.name
+    );
+    Some(PlatformError::new(ErrorCode::InvalidUsage, message).with_suggestion(suggestion))
 }
 
 /// Enables (`true`) or disables the subdomain of `hostname`.
@@ -87,13 +124,8 @@ pub fn set(
         }
         return Ok(result);
     }
-    if enable
-        && !service.ports.iter().any(|p| p.http_routing)
-        && service.type_info.category != "OBJECT_STORAGE"
-    {
-        return Err(PlatformError::new(ErrorCode::InvalidUsage, format!("'{}' has no HTTP port to publish", service.name)).with_suggestion(
-            "Declare a port with httpSupport: true in zerops.yml run.ports and deploy; managed databases cannot get a subdomain.",
-        ));
+    if enable && let Some(refusal) = no_subdomain_for(&service) {
+        return Err(refusal);
     }
     let started = if enable {
         enable_with_retry(session, &service, follow.cancel)?
