@@ -80,6 +80,20 @@ fn manage_stop_start_restart_change_the_service_status() {
         sim.requests()
     );
     assert_eq!(service_field(&sim, API_ID, |x| x.status.clone()), "ACTIVE");
+    assert!(restarted.get("warnings").is_none(), "{restarted}");
+
+    // Scaling values beside a restart are not applied, and the answer says so.
+    let before = service_field(&sim, API_ID, |x| x.autoscaling.clone());
+    let restarted = expect_ok(&s.call(
+        "zerops_manage",
+        json!({"action": "restart", "serviceHostname": "api", "minCpu": 2, "maxRam": 4}),
+    ));
+    let warnings = strings(&restarted["warnings"]).join(" ");
+    assert!(warnings.contains("minCpu, maxRam ignored"), "{restarted}");
+    assert_eq!(
+        service_field(&sim, API_ID, |x| x.autoscaling.clone()),
+        before
+    );
 
     // The discover view agrees with the platform.
     let web = expect_ok(&s.call("zerops_discover", json!({"serviceHostname": "web"})));
@@ -165,6 +179,11 @@ fn impossible_scaling_is_refused_naming_the_field_before_any_call() {
         (json!({"minCpu": -1}), "minCpu"),
         (json!({"maxDisk": -5}), "maxDisk"),
         (json!({"cpuMode": "TURBO"}), "cpuMode"),
+        // Alone, against the service's current partner (the demo's api: 1-5 cores, 0.25-8
+        // GB RAM, 1-3 containers).
+        (json!({"minRam": 16}), "current maxRam (8)"),
+        (json!({"maxRam": 0.1}), "current minRam (0.25)"),
+        (json!({"minContainers": 5}), "current maxContainers (3)"),
     ];
     for (extra, field) in cases {
         let mut args = json!({"action": "scale", "serviceHostname": "api"});

@@ -126,6 +126,57 @@ impl ScaleRequest {
         Ok(())
     }
 
+    /// Checks a min or a max given without its partner against the partner's value in
+    /// `current` (the service's scaling now): the platform would keep a min above its max.
+    fn check_against(&self, current: &Autoscaling) -> Result<(), PlatformError> {
+        let vertical = current.vertical_autoscaling.as_ref();
+        let low = vertical.and_then(|v| v.min_resource.as_ref());
+        let high = vertical.and_then(|v| v.max_resource.as_ref());
+        let horizontal = current.horizontal_autoscaling.as_ref();
+        let containers = |count: Option<u32>| count.map(f64::from);
+        let pairs = [
+            (
+                ("minCpu", self.min_cpu, low.and_then(|r| r.cpu_core_count)),
+                ("maxCpu", self.max_cpu, high.and_then(|r| r.cpu_core_count)),
+            ),
+            (
+                ("minRam", self.min_ram, low.and_then(|r| r.memory_gbytes)),
+                ("maxRam", self.max_ram, high.and_then(|r| r.memory_gbytes)),
+            ),
+            (
+                ("minDisk", self.min_disk, low.and_then(|r| r.disk_gbytes)),
+                ("maxDisk", self.max_disk, high.and_then(|r| r.disk_gbytes)),
+            ),
+            (
+                (
+                    "minContainers",
+                    self.min_containers,
+                    containers(horizontal.and_then(|h| h.min_container_count)),
+                ),
+                (
+                    "maxContainers",
+                    self.max_containers,
+                    containers(horizontal.and_then(|h| h.max_container_count)),
+                ),
+            ),
+        ];
+        for ((min_name, asked_min, now_min), (max_name, asked_max, now_max)) in pairs {
+            let message = match (asked_min, asked_max, now_min, now_max) {
+                (Some(lo), None, _, Some(hi)) if lo > hi => format!(
+                    "{min_name} ({lo}) would be above the service's current {max_name} ({hi})"
+                ),
+                (None, Some(hi), Some(lo), _) if lo > hi => format!(
+                    "{max_name} ({hi}) would be below the service's current {min_name} ({lo})"
+                ),
+                _ => continue,
+            };
+            return Err(scaling_error(message).with_suggestion(format!(
+                "Pass {min_name} and {max_name} together, with {min_name} at most {max_name}."
+            )));
+        }
+        Ok(())
+    }
+
     fn has_horizontal(&self) -> bool {
         self.min_containers.is_some() || self.max_containers.is_some()
     }
@@ -233,6 +284,13 @@ pub fn scale(
             "Drop minContainers/maxContainers; scale CPU, RAM or disk (minCpu, maxRam, ...) instead.",
         ));
     }
+    if let Some(current) = service
+        .custom_autoscaling
+        .as_ref()
+        .or(service.current_autoscaling.as_ref())
+    {
+        request.check_against(current)?;
+    }
     let mode = service.mode.clone().unwrap_or_else(|| "NON_HA".into());
     let params = request.to_params(&mode);
     let mut warnings = Vec::new();
@@ -258,6 +316,79 @@ pub fn scale(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_min_or_max_alone_is_checked_against_the_current_partner() {
+        let current = Autoscaling {
+            vertical_autoscaling: Some(VerticalAutoscaling {
+                cpu_mode: None,
+                start_cpu_core_count: None,
+                swap_enabled: None,
+                min_resource: Some(Resource {
+                    cpu_core_count: Some(1.0),
+                    memory_gbytes: Some(2.0),
+                    disk_gbytes: None,
+                }),
+                max_resource: Some(Resource {
+                    cpu_core_count: Some(4.0),
+                    memory_gbytes: Some(4.0),
+                    disk_gbytes: None,
+                }),
+                min_free_resource: None,
+            }),
+            horizontal_autoscaling: Some(HorizontalAutoscaling {
+                min_container_count: Some(1),
+                max_container_count: Some(3),
+            }),
+        };
+        let refused = [
+            (
+                ScaleRequest {
+                    max_ram: Some(1.0),
+                    ..Default::default()
+                },
+                "maxRam (1) would be below the service's current minRam (2)",
+            ),
+            (
+                ScaleRequest {
+                    min_cpu: Some(5.0),
+                    ..Default::default()
+                },
+                "minCpu (5) would be above the service's current maxCpu (4)",
+            ),
+            (
+                ScaleRequest {
+                    min_containers: Some(5.0),
+                    ..Default::default()
+                },
+                "minContainers (5) would be above the service's current maxContainers (3)",
+            ),
+        ];
+        for (request, message) in refused {
+            let err = request.check_against(&current).unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidScaling);
+            assert_eq!(err.message, message);
+        }
+        for fine in [
+            ScaleRequest {
+                min_ram: Some(3.0),
+                ..Default::default()
+            },
+            // Both given: the pair replaces the current one (validate() compares them).
+            ScaleRequest {
+                min_ram: Some(8.0),
+                max_ram: Some(16.0),
+                ..Default::default()
+            },
+            // No current partner to compare with.
+            ScaleRequest {
+                min_disk: Some(50.0),
+                ..Default::default()
+            },
+        ] {
+            assert!(fine.check_against(&current).is_ok(), "{fine:?}");
+        }
+    }
 
     #[test]
     fn impossible_values_are_refused_naming_the_field() {

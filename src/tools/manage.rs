@@ -2,14 +2,29 @@
 
 use std::sync::Arc;
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::mcp::Tool;
 use crate::ops::manage::{Lifecycle, ScaleRequest, lifecycle, scale};
+use crate::platform::PlatformError;
 
 use super::common::{Services, follow, number, respond, string};
 use super::output::Keep;
 use super::spec::{CHANGES_IDEMPOTENT, define};
+
+/// The arguments only `scale` reads.
+const SCALING_FIELDS: [&str; 10] = [
+    "cpuMode",
+    "minCpu",
+    "maxCpu",
+    "minRam",
+    "maxRam",
+    "minDisk",
+    "maxDisk",
+    "minContainers",
+    "maxContainers",
+    "startContainers",
+];
 
 pub fn tool(services: Arc<Services>) -> Tool {
     let int = |d: &str| json!({"type": "integer", "minimum": 1, "description": d});
@@ -53,12 +68,42 @@ Follows the platform process to its end. Restart after env changes so running co
             let hostname = string(args, "serviceHostname").unwrap_or_default();
             let action = string(args, "action").unwrap_or_default();
             let mut follow = follow(ctx, services.poll);
+            // Scaling values beside start/stop/restart are ignored: say so, so the agent
+            // does not take the call for a scale as well.
+            let with_ignored = |result: Result<Value, PlatformError>| {
+                let ignored: Vec<&str> = SCALING_FIELDS
+                    .iter()
+                    .copied()
+                    .filter(|field| args.get(*field).is_some_and(|v| !v.is_null()))
+                    .collect();
+                result.map(|mut value| {
+                    if !ignored.is_empty() {
+                        value["warnings"] = json!([format!(
+                            "{} ignored: scaling values apply only with action \"scale\"",
+                            ignored.join(", ")
+                        )]);
+                    }
+                    value
+                })
+            };
             let result = services
                 .session()
                 .and_then(|session| match action.as_str() {
-                    "start" => lifecycle(&session, &hostname, Lifecycle::Start, &mut follow),
-                    "stop" => lifecycle(&session, &hostname, Lifecycle::Stop, &mut follow),
-                    "restart" => lifecycle(&session, &hostname, Lifecycle::Restart, &mut follow),
+                    "start" => with_ignored(lifecycle(
+                        &session,
+                        &hostname,
+                        Lifecycle::Start,
+                        &mut follow,
+                    )),
+                    "stop" => {
+                        with_ignored(lifecycle(&session, &hostname, Lifecycle::Stop, &mut follow))
+                    }
+                    "restart" => with_ignored(lifecycle(
+                        &session,
+                        &hostname,
+                        Lifecycle::Restart,
+                        &mut follow,
+                    )),
                     _ => {
                         let request = ScaleRequest {
                             cpu_mode: string(args, "cpuMode"),
