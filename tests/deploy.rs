@@ -385,6 +385,28 @@ fn preflight_refusals_spawn_nothing() {
     );
     let bad_id = json!({"serviceHostname": null, "serviceId": "svc/../x"});
     expect_error(&call(&mut s, api.path(), bad_id), "INVALID_PARAMETER");
+    // A database or a bucket takes no code, whatever setup is named.
+    for hostname in ["db", "storage"] {
+        let err = expect_error(
+            &call(
+                &mut s,
+                api.path(),
+                json!({"serviceHostname": hostname, "setup": "api"}),
+            ),
+            "INVALID_USAGE",
+        );
+        assert!(
+            err["error"]
+                .as_str()
+                .unwrap()
+                .contains("only runtime services"),
+            "{err}"
+        );
+        assert!(
+            err["suggestion"].as_str().unwrap().contains("api, web"),
+            "{err}"
+        );
+    }
 
     for dir in [empty.path(), other.path(), broken.path(), api.path()] {
         assert!(!record_path(dir).exists(), "zcli was started for {dir:?}");

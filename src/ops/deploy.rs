@@ -153,6 +153,28 @@ fn preflight(session: &Session, request: &DeployRequest) -> Result<Plan, Platfor
             .with_suggestion("Pass serviceHostname (see zerops_discover) or serviceId."));
         }
     };
+    if let Some(kind) = super::helpers::data_service_kind(&service) {
+        return Err(PlatformError::new(
+            ErrorCode::InvalidUsage,
+            format!(
+                "'{}' is {kind} service ({}): only runtime services take code",
+                service.name, service.type_info.version_name
+            ),
+        )
+        .with_suggestion({
+            let mut runtimes: Vec<String> = super::helpers::project_services(session)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|s| s.type_info.category == "USER")
+                .map(|s| s.name)
+                .collect();
+            crate::order::sort(&mut runtimes);
+            format!(
+                "Deploy to a runtime service of this project: {}.",
+                runtimes.join(", ")
+            )
+        }));
+    }
     let mut warnings = Vec::new();
     let setup = if setups.contains(&service.name) {
         if let Some(asked) = request.setup.as_ref().filter(|s| **s != service.name) {

@@ -90,6 +90,18 @@ pub fn resolve_service(session: &Session, hostname: &str) -> Result<ServiceStack
     find_service(services, hostname)
 }
 
+/// "a managed", "an object storage", "a shared storage": the kind of a service that holds
+/// data rather than runs code (and so takes no deploy and no public subdomain), by its API
+/// category; `None` for runtimes and for a category the API did not send.
+pub fn data_service_kind(service: &ServiceStack) -> Option<&'static str> {
+    match service.type_info.category.as_str() {
+        "STANDARD" => Some("a managed"),
+        "OBJECT_STORAGE" => Some("an object storage"),
+        "SHARED_STORAGE" => Some("a shared storage"),
+        _ => None,
+    }
+}
+
 /// An id the model passed (`processId`, `serviceId`): letters, digits, `-` and `_`, as
 /// every Zerops id is. It goes into an API path, where a `/` or `..` could reach another
 /// endpoint, so anything else is refused before any call.

@@ -17,7 +17,7 @@ use crate::platform::{ErrorCode, PlatformError, Process, ServiceStack};
 
 use super::discover::subdomain_url;
 use super::follow::{Follow, follow_process};
-use super::helpers::{followed_json, resolve_service};
+use super::helpers::{data_service_kind, followed_json, resolve_service};
 use super::progress::Ending;
 
 /// Waits between retries of a `noSubdomainPorts` refusal.
@@ -80,20 +80,17 @@ fn enable_with_retry(
 /// service may not list the ports of the new zerops.yml yet, and the enable is retried
 /// while they register.
 fn no_subdomain_for(service: &ServiceStack) -> Option<PlatformError> {
-    let (kind, suggestion) = match service.type_info.category.as_str() {
-        "STANDARD" => (
-            "a managed",
-            "Managed services are reached over the project's private network (hostname and port, e.g. from another service's env references); from your own machine use `zcli vpn up`.",
-        ),
-        "OBJECT_STORAGE" => (
-            "an object storage",
-            "Object storage is reached through its S3 endpoint: the service's `apiUrl` variable (zerops_env get), with its access keys.",
-        ),
-        "SHARED_STORAGE" => (
-            "a shared storage",
-            "Shared storage is a volume mounted into runtime services; publish the runtime that serves its files instead.",
-        ),
-        _ => return None,
+    let kind = data_service_kind(service)?;
+    let suggestion = match service.type_info.category.as_str() {
+        "STANDARD" => {
+            "Managed services are reached over the project's private network (hostname and port, e.g. from another service's env references); from your own machine use `zcli vpn up`."
+        }
+        "OBJECT_STORAGE" => {
+            "Object storage is reached through its S3 endpoint: the service's `apiUrl` variable (zerops_env get), with its access keys."
+        }
+        _ => {
+            "Shared storage is a volume mounted into runtime services; publish the runtime that serves its files instead."
+        }
     };
     let message = format!(
         "'{}' is {kind} service: only runtime services with an HTTP port get a public subdomain",
