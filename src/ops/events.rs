@@ -30,9 +30,13 @@ pub fn action_label(action: &str) -> String {
         "stack.import" => "import",
         "stack.delete" => "delete",
         "stack.build" => "build",
-        "stack.userDataFile" => "env-update",
         "stack.enableSubdomainAccess" => "subdomain-enable",
         "stack.disableSubdomainAccess" => "subdomain-disable",
+        // Service variables (the env file, or one variable created, changed or deleted)
+        // and project variables: the exact names of the per-variable actions are not
+        // documented, so their families are matched.
+        other if other.starts_with("stack.userData") => "env-update",
+        other if other.starts_with("project.env") => "project-env-update",
         other => other,
     };
     label.to_owned()
@@ -241,7 +245,15 @@ mod tests {
     fn labels_and_durations() {
         assert_eq!(action_label("stack.updateAutoscaling"), "scale");
         assert_eq!(action_label("stack.userDataFile"), "env-update");
-        assert_eq!(action_label("project.envCreate"), "project.envCreate");
+        for action in [
+            "stack.userDataCreate",
+            "stack.userDataUpdate",
+            "stack.userDataDelete",
+        ] {
+            assert_eq!(action_label(action), "env-update", "{action}");
+        }
+        assert_eq!(action_label("project.envCreate"), "project-env-update");
+        assert_eq!(action_label("stack.somethingNew"), "stack.somethingNew");
         assert_eq!(format_duration(45), "45s");
         assert_eq!(format_duration(125), "2m5s");
         assert_eq!(format_duration(3780), "1h3m");
