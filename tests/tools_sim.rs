@@ -1040,6 +1040,16 @@ fn discover_filters_and_shows_envs_only_when_asked() {
     );
     assert_eq!(api["scaling"]["maxContainers"], 3);
     assert!(one.to_string().contains("DATABASE_URL"), "{one}");
+    // zerops_env get says the same about every variable (secret, platform, reference).
+    let with_values = expect_ok(&s.call(
+        "zerops_discover",
+        json!({"serviceHostname": "api", "includeEnvs": true, "includeEnvValues": true}),
+    ));
+    let got = expect_ok(&s.call(
+        "zerops_env",
+        json!({"action": "get", "serviceHostname": "api"}),
+    ));
+    assert_eq!(with_values["services"][0]["envs"], got["vars"], "{got}");
 
     let err = expect_error(
         &s.call("zerops_discover", json!({"serviceHostname": "nope"})),

@@ -233,8 +233,9 @@ fn scaling_json(autoscaling: Option<&Autoscaling>) -> Map<String, Value> {
     out
 }
 
-/// Variables as `{key, value?, isReference?, isSecret?, isPlatform?}`; values only when
-/// asked (they are often secrets).
+/// Variables as `{key, value?, isReference?, isSecret?, isPlatform?}`, sorted by key;
+/// values only when asked (they are often secrets). zerops_env get shows the same entries,
+/// so the two tools never disagree about a variable.
 pub fn envs_json(vars: &[EnvVar], with_values: bool) -> Value {
     let mut sorted: Vec<&EnvVar> = vars.iter().collect();
     crate::order::sort_by(&mut sorted, |a, b| a.key.cmp(&b.key));
@@ -249,10 +250,10 @@ pub fn envs_json(vars: &[EnvVar], with_values: bool) -> Value {
                 if v.content.contains("${") {
                     entry["isReference"] = json!(true);
                 }
-                match v.env_type.as_deref() {
-                    Some("READ_ONLY" | "SYSTEM") => entry["isPlatform"] = json!(true),
-                    Some("SECRET") => entry["isSecret"] = json!(true),
-                    _ => {}
+                if super::env::is_platform(v) {
+                    entry["isPlatform"] = json!(true);
+                } else if v.env_type.as_deref() == Some("SECRET") {
+                    entry["isSecret"] = json!(true);
                 }
                 entry
             })

@@ -56,7 +56,7 @@ fn platform_key(key: &str, verb: &str) -> PlatformError {
 /// Whether the platform owns a variable. Users' own are `SECRET` (service) or `USER`
 /// (project); everything else (`READ_ONLY`, `EDITABLE`, `INTERNAL`, `ENV`, `SYSTEM`, and
 /// types this build does not know yet) is the platform's, so zcp never writes it.
-fn is_platform(var: &EnvVar) -> bool {
+pub(super) fn is_platform(var: &EnvVar) -> bool {
     !matches!(var.env_type.as_deref(), None | Some("SECRET" | "USER"))
 }
 
@@ -141,21 +141,7 @@ pub fn parse_keys(lines: &[String]) -> Result<Vec<String>, PlatformError> {
 /// Variables of the scope, with values.
 pub fn get(session: &Session, scope: &EnvScope) -> Result<Value, PlatformError> {
     let (vars, service) = read(session, scope)?;
-    let mut sorted = vars;
-    crate::order::sort_by(&mut sorted, |a, b| a.key.cmp(&b.key));
-    let vars: Vec<Value> = sorted
-        .iter()
-        .map(|v| {
-            let mut entry = json!({ "key": v.key, "value": v.content });
-            if v.content.contains("${") {
-                entry["isReference"] = json!(true);
-            }
-            if is_platform(v) {
-                entry["isPlatform"] = json!(true);
-            }
-            entry
-        })
-        .collect();
+    let vars = super::discover::envs_json(&vars, true);
     Ok(match service {
         Some(s) => json!({ "scope": "service", "serviceHostname": s.name, "vars": vars }),
         None => json!({ "scope": "project", "vars": vars }),
