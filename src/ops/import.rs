@@ -182,11 +182,8 @@ pub fn import(
     follow: &mut Follow<'_>,
 ) -> Result<Value, PlatformError> {
     let report = checked(content, file)?;
-    let wanted: Vec<String> = validate::import_services(content)
-        .unwrap_or_default()
-        .into_iter()
-        .map(|s| s.hostname)
-        .collect();
+    let wanted_services = validate::import_services(content).unwrap_or_default();
+    let wanted: Vec<String> = wanted_services.iter().map(|s| s.hostname.clone()).collect();
     wait_for_deletions(session, &wanted, wait, follow)?;
     let result = session
         .client
@@ -247,13 +244,56 @@ pub fn import(
         "processes": done.iter().map(|(p, e)| followed_json(p, *e)).collect::<Vec<_>>(),
         "summary": summary,
         "warnings": findings_json(&report.warnings),
-        "nextAction": "Runtimes without buildFromGit wait for code: write zerops.yml and call zerops_deploy; then zerops_subdomain enable for a public URL.",
+        "nextAction": next_action(&wanted_services),
     }))
+}
+
+/// What to do after the import: deploy code to the runtimes that got none, or (with only
+/// managed services) connect to them.
+fn next_action(services: &[validate::ImportService]) -> String {
+    let waiting: Vec<&str> = services
+        .iter()
+        .filter(|s| s.awaits_code)
+        .map(|s| s.hostname.as_str())
+        .collect();
+    if waiting.is_empty() {
+        "Other services reach these at <hostname>:<port> over the private network; reference their variables as ${hostname_connectionString} etc. in run.envVariables (zerops_discover with includeEnvs lists them).".to_owned()
+    } else {
+        let (who, setups) = match waiting.as_slice() {
+            [one] => (format!("'{one}' waits"), format!("a setup named '{one}'")),
+            many => (
+                format!("{} wait", many.join(", ")),
+                "a setup named like each".to_owned(),
+            ),
+        };
+        format!(
+            "{who} for code: write zerops.yml with {setups}, call zerops_deploy, then zerops_subdomain enable for a public URL."
+        )
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_next_action_names_the_runtimes_that_wait_for_code() {
+        let services = validate::import_services(
+            "services:\n  - hostname: api\n    type: nodejs@22\n  - hostname: app\n    type: go@1\n    buildFromGit: https://github.com/x/y\n  - hostname: db\n    type: postgresql@16\n    mode: NON_HA\n  - hostname: files\n    type: object-storage\n",
+        )
+        .unwrap();
+        let awaiting: Vec<bool> = services.iter().map(|s| s.awaits_code).collect();
+        assert_eq!(awaiting, [true, false, false, false]);
+        let next = next_action(&services);
+        assert!(next.starts_with("'api' waits for code"), "{next}");
+        let managed = validate::import_services(
+            "services:\n  - hostname: cache\n    type: valkey@7.2\n    mode: NON_HA\n",
+        )
+        .unwrap();
+        let next = next_action(&managed);
+        assert!(!next.contains("zerops_deploy"), "{next}");
+        assert!(next.contains("connectionString"), "{next}");
+    }
 
     #[test]
     fn exactly_one_source() {

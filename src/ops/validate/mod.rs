@@ -38,6 +38,10 @@ pub struct ImportService {
     #[serde(rename = "type")]
     pub service_type: String,
     pub mode: Option<String>,
+    /// A runtime that gets no code from the import (no `buildFromGit`): it waits for a
+    /// deploy. Managed services and storages never do.
+    #[serde(skip)]
+    pub awaits_code: bool,
 }
 
 /// G3: which format a text is when the caller does not say. A file name containing
@@ -340,6 +344,9 @@ pub fn import_services(content: &str) -> Result<Vec<ImportService>, Finding> {
                 .value_of("mode")
                 .and_then(Node::scalar_text)
                 .map(str::to_owned),
+            awaits_code: item.get("buildFromGit").is_none()
+                && catalog::family(catalog::split(service_type).name)
+                    .is_none_or(|family| !family.kind.is_service()),
         });
     }
     Ok(out)
