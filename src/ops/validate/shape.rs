@@ -133,12 +133,15 @@ pub fn expect_bool(sink: &mut Sink, rule: &'static str, node: &Node, path: &str)
     if let Some(b) = node.as_bool() {
         return Some(b);
     }
+    let key = last_segment(path);
+    // A true/false that is text was quoted; yes/no/on/off are text in YAML 1.2 either way.
     let fix = match node.as_str().map(str::to_ascii_lowercase).as_deref() {
-        Some("true" | "yes" | "on") => {
-            format!("write `{}: true` without quotes", last_segment(path))
+        Some(word @ ("true" | "false")) => format!("write `{key}: {word}` without quotes"),
+        Some(word @ ("yes" | "on")) => {
+            format!("write `{key}: true`: YAML 1.2 reads `{word}` as text")
         }
-        Some("false" | "no" | "off") => {
-            format!("write `{}: false` without quotes", last_segment(path))
+        Some(word @ ("no" | "off")) => {
+            format!("write `{key}: false`: YAML 1.2 reads `{word}` as text")
         }
         _ => "use true or false".to_owned(),
     };

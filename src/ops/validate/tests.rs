@@ -269,3 +269,32 @@ fn duplicate_keys_in_a_huge_mapping() {
         .collect();
     assert_eq!(found, expected);
 }
+
+#[test]
+fn a_boolean_written_as_text_gets_the_fix_that_fits_it() {
+    let yml = |value: &str| {
+        format!(
+            "zerops:\n  - setup: api\n    run:\n      base: nodejs@22\n      start: node s.js\n      ports:\n        - port: 3000\n          httpSupport: {value}\n"
+        )
+    };
+    for (value, fix) in [
+        (
+            "yes",
+            "write `httpSupport: true`: YAML 1.2 reads `yes` as text",
+        ),
+        (
+            "off",
+            "write `httpSupport: false`: YAML 1.2 reads `off` as text",
+        ),
+        ("\"true\"", "write `httpSupport: true` without quotes"),
+    ] {
+        let report = validate(&yml(value), Some(FileKind::ZeropsYml), None);
+        let found = report
+            .errors
+            .iter()
+            .find(|f| f.path.ends_with("httpSupport"))
+            .unwrap_or_else(|| panic!("{value}: {report:?}"));
+        assert_eq!(found.suggestion, fix, "{value}");
+        assert_eq!(found.line, 8, "{value}");
+    }
+}
