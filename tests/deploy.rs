@@ -147,7 +147,7 @@ fn zcli_gets_every_id_the_token_and_a_clean_environment() {
     let id = deploy_api(&mut s, work.path(), None);
     // The fake uploads nothing: do what a real `zcli push` makes the platform do.
     wait_record(work.path());
-    let version = sim.push(API_ID, None).unwrap();
+    let version = sim.push(API_ID, None, None, None).unwrap();
     let result = expect_ok(&s.result(id));
     // zcli has exited: its record is complete now (it may not have been a moment ago).
     let record = std::fs::read_to_string(record_path(work.path())).unwrap();
@@ -224,7 +224,7 @@ fn zcli_gets_every_id_the_token_and_a_clean_environment() {
         None,
     );
     let record = wait_record(work.path());
-    sim.push(API_ID, None).unwrap();
+    sim.push(API_ID, None, None, None).unwrap();
     expect_ok(&s.result(id));
     assert!(!args_of(&record).contains(&"--no-git".to_owned()));
 
@@ -247,7 +247,7 @@ fn a_variable_that_is_not_utf8_neither_stops_zcp_nor_changes_on_the_way_to_zcli(
     let mut s = Session::start_command(&mut command);
     let id = deploy_api(&mut s, work.path(), None);
     let record = wait_record(work.path());
-    sim.push(API_ID, None).unwrap();
+    sim.push(API_ID, None, None, None).unwrap();
     let result = expect_ok(&s.result(id));
     assert_eq!(result["status"], "DEPLOYED", "{result}");
     let raw = std::fs::read(record_path(work.path())).unwrap();
@@ -266,6 +266,8 @@ fn a_failed_build_attaches_its_log_and_a_failed_push_is_explained() {
     wait_record(work.path());
     sim.push(
         API_ID,
+        None,
+        None,
         Some("buildCommands failed: npm ERR! missing script".into()),
     )
     .unwrap();
@@ -602,6 +604,31 @@ fn demo_deploys_become_active() {
 }
 
 #[test]
+fn demo_deploys_give_the_service_the_ports_of_its_setup() {
+    let mut s = Session::start_with(&demo_env(), &["--demo"]);
+    let yml = ZEROPS_YML.replace(
+        "        - port: 3000\n          httpSupport: true\n",
+        "        - port: 8080\n          httpSupport: true\n        - port: 9090\n          protocol: udp\n",
+    );
+    assert_ne!(yml, ZEROPS_YML);
+    let work = work_dir(Some(&yml), "");
+    let result = expect_ok(&s.call(
+        "zerops_deploy",
+        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
+    ));
+    assert_eq!(result["status"], "DEPLOYED", "{result}");
+    let found = expect_ok(&s.call("zerops_discover", json!({"serviceHostname": "api"})));
+    assert_eq!(
+        found["services"][0]["ports"],
+        json!([
+            {"port": 8080, "protocol": "TCP", "httpSupport": true, "public": true},
+            {"port": 9090, "protocol": "UDP", "httpSupport": false, "public": false},
+        ]),
+        "{found}"
+    );
+}
+
+#[test]
 fn demo_deploys_fail_their_build_on_request() {
     let mut s = Session::start_with(&demo_env(), &["--demo"]);
     let work = work_dir(Some(ZEROPS_YML), "");
@@ -642,7 +669,7 @@ fn a_deploy_reports_progress_and_scrubs_the_token_from_zcli_output() {
     let mut s = Session::start(&env);
     let id = deploy_api(&mut s, work.path(), Some("deploy-progress"));
     wait_record(work.path());
-    sim.push(API_ID, None).unwrap();
+    sim.push(API_ID, None, None, None).unwrap();
     let answer = s.wait_for(id);
     std::thread::sleep(Duration::from_millis(600));
     let result = expect_ok(&s.result(id));
@@ -724,9 +751,10 @@ fn the_new_version_is_found_behind_other_projects_deploys() {
     let mut s = Session::start(&env);
     let id = deploy_api(&mut s, work.path(), None);
     wait_record(work.path());
-    let ours = sim.push(API_ID, None).unwrap();
+    let ours = sim.push(API_ID, None, None, None).unwrap();
     for _ in 0..30 {
-        sim.push(zcp::sim::demo::OTHER_ID, None).unwrap();
+        sim.push(zcp::sim::demo::OTHER_ID, None, None, None)
+            .unwrap();
     }
     let result = expect_ok(&s.result(id));
     assert_eq!(result["status"], "DEPLOYED", "{result}");

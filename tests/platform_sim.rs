@@ -1157,6 +1157,44 @@ fn assert_pipeline_order(seen: &[String]) {
     assert!(ranks.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
 }
 
+/// What `zcli push` makes the platform do, over HTTP: creates an app version of `service`,
+/// uploads a package and starts build-and-deploy with `body`. Returns the version id and
+/// the build process id.
+fn zcli_deploy(sim: &SimHandle, service: &str, body: &str) -> (String, String) {
+    let agent = raw_agent();
+    let bearer = format!("Bearer {SENTINEL}");
+    let mut created = agent
+        .post(api_url(
+            sim,
+            &format!("/service-stack/{service}/app-version"),
+        ))
+        .header("Authorization", &bearer)
+        .content_type("application/json")
+        .send(r#"{"name":null}"#)
+        .unwrap();
+    assert_eq!(created.status().as_u16(), 200);
+    let created = raw_json(&mut created);
+    let id = created["id"].as_str().unwrap().to_owned();
+    let upload = created["uploadUrl"].as_str().unwrap().to_owned();
+    assert!(upload.starts_with("http://127.0.0.1"));
+    let uploaded = agent
+        .put(&upload)
+        .content_type("application/gzip")
+        .send(&b"not really a tarball"[..])
+        .unwrap();
+    assert_eq!(uploaded.status().as_u16(), 200);
+    let mut started = agent
+        .put(api_url(sim, &format!("/app-version/{id}/build-and-deploy")))
+        .header("Authorization", &bearer)
+        .content_type("application/json")
+        .send(body)
+        .unwrap();
+    assert_eq!(started.status().as_u16(), 200);
+    let process = raw_json(&mut started);
+    assert_eq!(process["actionName"], "stack.build");
+    (id, process["id"].as_str().unwrap().to_owned())
+}
+
 #[test]
 fn deploys_through_the_zcli_endpoints() {
     let mut seed = demo::seed();
@@ -1171,41 +1209,12 @@ fn deploys_through_the_zcli_endpoints() {
     let sim = sim::start(config, seed).unwrap();
     let c = client(&sim, SENTINEL);
     let agent = raw_agent();
-    let bearer = format!("Bearer {SENTINEL}");
-    let deploy = |service: &str| -> (String, String) {
-        let mut created = agent
-            .post(api_url(
-                &sim,
-                &format!("/service-stack/{service}/app-version"),
-            ))
-            .header("Authorization", &bearer)
-            .content_type("application/json")
-            .send(r#"{"name":null}"#)
-            .unwrap();
-        assert_eq!(created.status().as_u16(), 200);
-        let created = raw_json(&mut created);
-        let id = created["id"].as_str().unwrap().to_owned();
-        let upload = created["uploadUrl"].as_str().unwrap().to_owned();
-        assert!(upload.starts_with("http://127.0.0.1"));
-        let uploaded = agent
-            .put(&upload)
-            .content_type("application/gzip")
-            .send(&b"not really a tarball"[..])
-            .unwrap();
-        assert_eq!(uploaded.status().as_u16(), 200);
-        let mut started = agent
-            .put(api_url(
-                &sim,
-                &format!("/app-version/{id}/build-and-deploy"),
-            ))
-            .header("Authorization", &bearer)
-            .content_type("application/json")
-            .send(r#"{"zeropsYaml":"zerops: []","zeropsYamlSetup":"api"}"#)
-            .unwrap();
-        assert_eq!(started.status().as_u16(), 200);
-        let process = raw_json(&mut started);
-        assert_eq!(process["actionName"], "stack.build");
-        (id, process["id"].as_str().unwrap().to_owned())
+    let deploy = |service: &str| {
+        zcli_deploy(
+            &sim,
+            service,
+            r#"{"zeropsYaml":"zerops: []","zeropsYamlSetup":"api"}"#,
+        )
     };
 
     let (ok_id, ok_process) = deploy(API_ID);
@@ -1263,14 +1272,77 @@ fn deploys_through_the_zcli_endpoints() {
 fn in_process_pushes_for_the_demo() {
     let sim = start();
     let c = client(&sim, SENTINEL);
-    let ok = sim.push(WEB_ID, None).unwrap();
+    let ok = sim.push(WEB_ID, None, None, None).unwrap();
     let (seen, version) = follow_version(&c, &ok);
     assert_pipeline_order(&seen);
     assert_eq!(version.status, "ACTIVE");
     let bad = sim
-        .push(API_ID, Some("Missing script: build".into()))
+        .push(API_ID, None, None, Some("Missing script: build".into()))
         .unwrap();
     let (_, version) = follow_version(&c, &bad);
     assert_eq!(version.status, "BUILD_FAILED");
-    assert!(sim.push("nope", None).is_err());
+    assert!(sim.push("nope", None, None, None).is_err());
+}
+
+/// A service's ports as `(port, protocol, httpRouting)`.
+fn ports_of(c: &ZeropsClient, id: &str) -> Vec<(u32, String, bool)> {
+    c.get_service(id)
+        .unwrap()
+        .ports
+        .into_iter()
+        .map(|p| (p.port, p.protocol, p.http_routing))
+        .collect()
+}
+
+#[test]
+fn a_deploy_gives_the_service_the_ports_of_the_deployed_setup() {
+    let sim = start();
+    let c = client(&sim, SENTINEL);
+    let yaml = "zerops:\n  - setup: base\n    run:\n      ports:\n        - port: 9000\n  - setup: api\n    build:\n      deployFiles: ./\n    run:\n      start: npm start\n      ports:\n        - port: 8080\n          httpSupport: true\n        - port: 5353\n          protocol: UDP\n  - setup: web\n    extends: base\n";
+    let before = ports_of(&c, API_ID);
+    assert_eq!(before, [(3000, "tcp".to_owned(), true)]);
+
+    // The setup's run.ports replace the list once the version is active, not before;
+    // protocol defaults to TCP and comes back in lower case.
+    let body = serde_json::json!({"zeropsYaml": yaml, "zeropsYamlSetup": "api"}).to_string();
+    let (_, process) = zcli_deploy(&sim, API_ID, &body);
+    assert_eq!(ports_of(&c, API_ID), before, "ports change on activation");
+    assert_eq!(wait_finished(&c, &process).status, "FINISHED");
+    let deployed = vec![
+        (8080, "tcp".to_owned(), true),
+        (5353, "udp".to_owned(), false),
+    ];
+    assert_eq!(ports_of(&c, API_ID), deployed);
+
+    // No setup named: the one named like the service, here inheriting run.ports.
+    let body = serde_json::json!({"zeropsYaml": yaml, "zeropsYamlSetup": null}).to_string();
+    let (_, process) = zcli_deploy(&sim, WEB_ID, &body);
+    assert_eq!(wait_finished(&c, &process).status, "FINISHED");
+    assert_eq!(ports_of(&c, WEB_ID), [(9000, "tcp".to_owned(), false)]);
+
+    // Without a zerops.yml the ports stay; a failed build activates nothing.
+    let (_, process) = zcli_deploy(&sim, API_ID, "{}");
+    assert_eq!(wait_finished(&c, &process).status, "FINISHED");
+    assert_eq!(ports_of(&c, API_ID), deployed);
+    sim.with_state(|s| s.config.build_failure = Some("npm ERR! exit 1".into()));
+    let body = serde_json::json!({"zeropsYaml": yaml, "zeropsYamlSetup": "web"}).to_string();
+    let (_, process) = zcli_deploy(&sim, API_ID, &body);
+    assert_eq!(wait_finished(&c, &process).status, "FAILED");
+    assert_eq!(ports_of(&c, API_ID), deployed);
+}
+
+#[test]
+fn in_process_pushes_take_the_ports_of_the_pushed_setup() {
+    let sim = start();
+    let c = client(&sim, SENTINEL);
+    let yaml = "zerops:\n  - setup: app\n    run:\n      ports:\n        - port: 4000\n          httpSupport: true\n";
+    let id = sim.push(API_ID, Some(yaml), Some("app"), None).unwrap();
+    let (_, version) = follow_version(&c, &id);
+    assert_eq!(version.status, "ACTIVE");
+    // Activation lands with the build process, which the next request sees finished.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while ports_of(&c, API_ID) != [(4000, "tcp".to_owned(), true)] {
+        assert!(Instant::now() < deadline, "{:?}", ports_of(&c, API_ID));
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }

@@ -395,7 +395,7 @@ fn one_call_per_tool_golden() {
             let id = s.start_call(tool, arguments.clone(), None);
             // The fake zcli uploads nothing; create the build a real push would.
             wait_for_file(&work.path().join(".fake-zcli.record"));
-            sim.push(API_ID, None).unwrap();
+            sim.push(API_ID, None, None, None).unwrap();
             s.result(id)
         } else {
             s.call(tool, arguments.clone())

@@ -517,7 +517,7 @@ fn the_search_leak_never_reaches_a_result() {
         s.services[other].status = "ACTIVE".into();
         s.tick(now);
     });
-    let other_push = sim.push(OTHER_ID, None).unwrap();
+    let other_push = sim.push(OTHER_ID, None, None, None).unwrap();
     let mut s = Session::start(&env(&sim));
     let calls = [
         ("zerops_discover", json!({"includeEnvs": true})),
@@ -660,7 +660,7 @@ fn build_logs_are_found_behind_other_projects_deploys() {
     let sim = sim();
     sim.set_search_leak(true);
     for _ in 0..120 {
-        sim.push(OTHER_ID, None).unwrap();
+        sim.push(OTHER_ID, None, None, None).unwrap();
     }
     let mut s = Session::start(&env(&sim));
     let build = expect_ok(&s.call(

@@ -449,7 +449,14 @@ fn push_with_simulator(sim: &SimHandle, plan: &Plan) -> PushOutcome {
         .join(".zcp-demo-fail-build")
         .exists()
         .then(|| "buildCommands failed: exit status 1".to_owned());
-    match sim.push(&plan.service.id, failure) {
+    // zcli reads zerops.yml when it pushes and sends it with the setup; so does the demo.
+    let zerops_yaml = super::source_file::read_text(&plan.yaml_file).ok();
+    match sim.push(
+        &plan.service.id,
+        zerops_yaml.as_deref(),
+        Some(&plan.setup),
+        failure,
+    ) {
         Ok(id) => PushOutcome {
             exit_code: Some(0),
             timed_out: false,

@@ -149,6 +149,7 @@ fn version(
         failure: None,
         superseded: false,
         fixed_status: Some(status.into()),
+        ports: None,
     }
 }
 

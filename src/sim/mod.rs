@@ -293,9 +293,17 @@ impl SimHandle {
     }
 
     /// Deploys to a service in-process, as `zcli push` would: creates an app version and
-    /// starts its build pipeline; `failure` makes the build fail with that reason.
-    /// Returns the app version id.
-    pub fn push(&self, service_id: &str, failure: Option<String>) -> Result<String, String> {
+    /// starts its build pipeline with the deployed zerops.yml text and setup (`None`: the
+    /// setup named like the service), whose `run.ports` the service gets once the version
+    /// is active; `failure` makes the build fail with that reason. Returns the app version
+    /// id.
+    pub fn push(
+        &self,
+        service_id: &str,
+        zerops_yaml: Option<&str>,
+        setup: Option<&str>,
+        failure: Option<String>,
+    ) -> Result<String, String> {
         let mut state = lock(&self.state);
         let service = state
             .services
@@ -331,9 +339,10 @@ impl SimHandle {
             failure: None,
             superseded: false,
             fixed_status: None,
+            ports: None,
         });
         state
-            .build_and_deploy(&scope, &id, failure, Instant::now())
+            .build_and_deploy(&scope, &id, zerops_yaml, setup, failure, Instant::now())
             .map_err(|r| String::from_utf8_lossy(&r.body).into_owned())?;
         Ok(id)
     }

@@ -216,6 +216,9 @@ pub struct AppVersionRec {
     pub superseded: bool,
     /// Terminal status fixed at seeding time (history).
     pub fixed_status: Option<String>,
+    /// The `run.ports` of the deployed setup, which the service takes when this version
+    /// becomes active (`None` = the deploy named no zerops.yml setup: ports stay as they are).
+    pub ports: Option<Vec<PortRec>>,
 }
 
 impl AppVersionRec {

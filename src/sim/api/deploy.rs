@@ -6,8 +6,12 @@ use std::time::Instant;
 use serde_json::{Value, json};
 
 use super::{Outcome, State, TokenScope, error, forbidden, now_text, ok};
+use crate::ops::validate::yaml::{self, Node};
 use crate::sim::http::{Request, Response};
-use crate::sim::model::{AppVersionRec, Effect, LogRec};
+use crate::sim::model::{AppVersionRec, Effect, LogRec, PortRec};
+
+/// How deep `extends` chains are followed for `run.ports` (a cycle stops here too).
+const MAX_EXTENDS_DEPTH: usize = 32;
 
 impl State {
     pub(super) fn create_app_version(&mut self, scope: &TokenScope, service_id: &str) -> Outcome {
@@ -37,17 +41,40 @@ impl State {
             failure: None,
             superseded: false,
             fixed_status: None,
+            ports: None,
         });
         Ok(ok(
             json!({ "id": id, "uploadUrl": format!("{}/upload/{id}", self.base_url) }),
         ))
     }
 
+    /// `PUT /app-version/{id}/build-and-deploy`: the body carries the zerops.yml and the
+    /// setup to deploy (zerops-go `PutAppVersionBuildAndDeploy`: `zeropsYaml`,
+    /// `zeropsYamlSetup`), which decide the ports the service gets.
+    pub(super) fn build_and_deploy_request(
+        &mut self,
+        req: &Request,
+        scope: &TokenScope,
+        version_id: &str,
+        now: Instant,
+    ) -> Outcome {
+        let body = State::body(req)?;
+        let zerops_yaml = body.get("zeropsYaml").and_then(Value::as_str);
+        let setup = body.get("zeropsYamlSetup").and_then(Value::as_str);
+        let failure = self.config.build_failure.clone();
+        self.build_and_deploy(scope, version_id, zerops_yaml, setup, failure, now)
+    }
+
     /// Starts the build pipeline of an uploaded app version. `failure` makes it fail.
+    /// `zerops_yaml` is the deployed zerops.yml and `setup` the setup in it (`None`: the
+    /// one named like the service); its `run.ports` become the service's ports when the
+    /// version is activated.
     pub fn build_and_deploy(
         &mut self,
         scope: &TokenScope,
         version_id: &str,
+        zerops_yaml: Option<&str>,
+        setup: Option<&str>,
         failure: Option<String>,
         now: Instant,
     ) -> Outcome {
@@ -62,8 +89,18 @@ impl State {
         if !State::allowed(scope, &self.app_versions[index].project_id) {
             return Err(forbidden());
         }
+        let ports = zerops_yaml.and_then(|text| {
+            let hostname = self
+                .services
+                .iter()
+                .find(|s| s.id == self.app_versions[index].service_id)
+                .map(|s| s.name.as_str())
+                .unwrap_or("");
+            setup_ports(text, setup.unwrap_or(hostname))
+        });
         let version = &mut self.app_versions[index];
         version.pipeline_started = Some(now);
+        version.ports = ports;
         version.failure = failure.clone();
         let (project, service, build_service, id) = (
             version.project_id.clone(),
@@ -145,5 +182,115 @@ impl State {
             );
         }
         ok(json!({}))
+    }
+}
+
+/// The ports a deploy of `setup` gives its service: the setup's `run.ports`, read as the
+/// platform reads the deployed zerops.yml (`protocol` defaults to TCP, `httpSupport` to
+/// false). `None` when the text is not YAML or has no such setup: then there is nothing to
+/// take the ports from and the service keeps the ones it has. A setup found without
+/// `run.ports` gives an empty list: the new version publishes no port.
+fn setup_ports(zerops_yaml: &str, setup: &str) -> Option<Vec<PortRec>> {
+    let root = yaml::parse(zerops_yaml).ok()?.root?;
+    let setups = root.value_of("zerops")?.as_seq()?;
+    let ports = run_ports(setups, find_setup(setups, setup)?, 0);
+    Some(
+        ports
+            .and_then(Node::as_seq)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(port_rec)
+            .collect(),
+    )
+}
+
+fn find_setup<'a>(setups: &'a [Node], name: &str) -> Option<&'a Node> {
+    setups
+        .iter()
+        .find(|s| s.value_of("setup").and_then(Node::scalar_text) == Some(name))
+}
+
+/// The `run.ports` node in effect for `item`: its own, else inherited through `extends`
+/// from the last parent that has one (parents merge in order, later ones win, as in the
+/// validator's merge of `extends`).
+fn run_ports<'a>(setups: &'a [Node], item: &'a Node, depth: usize) -> Option<&'a Node> {
+    if let Some(own) = item.value_of("run").and_then(|run| run.value_of("ports")) {
+        return Some(own);
+    }
+    if depth >= MAX_EXTENDS_DEPTH {
+        return None;
+    }
+    let extends = item.value_of("extends")?;
+    let parents: Vec<&str> = match extends.as_seq() {
+        Some(list) => list.iter().filter_map(Node::scalar_text).collect(),
+        None => extends.scalar_text().into_iter().collect(),
+    };
+    parents.iter().rev().find_map(|name| {
+        find_setup(setups, name).and_then(|parent| run_ports(setups, parent, depth + 1))
+    })
+}
+
+/// One `run.ports` item as the API lists it (protocol in lower case); an item without a
+/// usable `port` is skipped (the platform's validation refuses such a file).
+fn port_rec(item: &Node) -> Option<PortRec> {
+    let port = u32::try_from(item.value_of("port")?.as_int()?).ok()?;
+    let protocol = item
+        .value_of("protocol")
+        .and_then(Node::as_str)
+        .unwrap_or("tcp")
+        .to_ascii_lowercase();
+    let http = item
+        .value_of("httpSupport")
+        .and_then(Node::as_bool)
+        .unwrap_or(false);
+    Some(PortRec {
+        port,
+        protocol,
+        http,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ports(yaml: &str, setup: &str) -> Option<Vec<(u32, String, bool)>> {
+        setup_ports(yaml, setup).map(|list| {
+            list.into_iter()
+                .map(|p| (p.port, p.protocol, p.http))
+                .collect()
+        })
+    }
+
+    #[test]
+    fn run_ports_of_the_setup_with_their_defaults() {
+        let yaml = "zerops:\n  - setup: api\n    run:\n      ports:\n        - port: 3000\n          httpSupport: true\n        - port: 53\n          protocol: UDP\n        - port: 22\n          protocol: TCP\n          httpSupport: false\n";
+        assert_eq!(
+            ports(yaml, "api").unwrap(),
+            [
+                (3000, "tcp".to_owned(), true),
+                (53, "udp".to_owned(), false),
+                (22, "tcp".to_owned(), false)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_setup_without_ports_publishes_none_and_an_unknown_one_says_nothing() {
+        let yaml = "zerops:\n  - setup: worker\n    run:\n      start: ./worker\n";
+        assert_eq!(ports(yaml, "worker").unwrap(), []);
+        assert_eq!(ports(yaml, "api"), None);
+        assert_eq!(ports("zerops: [", "api"), None, "not YAML");
+        assert_eq!(ports("services: []", "api"), None, "not a zerops.yml");
+    }
+
+    #[test]
+    fn ports_are_inherited_through_extends_the_last_parent_winning() {
+        let yaml = "zerops:\n  - setup: a\n    run:\n      ports:\n        - port: 1000\n  - setup: b\n    run:\n      ports:\n        - port: 2000\n  - setup: c\n    extends: [a, b]\n  - setup: d\n    extends: a\n    run:\n      ports:\n        - port: 4000\n  - setup: e\n    extends: c\n  - setup: x\n    extends: y\n  - setup: y\n    extends: x\n";
+        let first = |setup: &str| ports(yaml, setup).unwrap().first().map(|p| p.0);
+        assert_eq!(first("c"), Some(2000));
+        assert_eq!(first("d"), Some(4000), "own ports win");
+        assert_eq!(first("e"), Some(2000), "through two levels");
+        assert_eq!(first("x"), None, "a cycle ends with no ports");
     }
 }

@@ -204,12 +204,14 @@ impl State {
         }
     }
 
+    /// The version becomes the active one: the others are kept as backups, and the
+    /// service runs with the ports of the deployed setup (if the deploy named one).
     fn activate_version(&mut self, version: &str) {
-        let Some(service_id) = self
+        let Some((service_id, ports)) = self
             .app_versions
             .iter()
             .find(|v| v.id == version)
-            .map(|v| v.service_id.clone())
+            .map(|v| (v.service_id.clone(), v.ports.clone()))
         else {
             return;
         };
@@ -225,6 +227,9 @@ impl State {
         }
         if let Some(service) = self.services.iter_mut().find(|s| s.id == service_id) {
             service.status = "ACTIVE".into();
+            if let Some(ports) = ports {
+                service.ports = ports;
+            }
         }
     }
 
@@ -418,8 +423,7 @@ impl State {
             ("POST", ["app-version", "search"]) => self.search_app_versions(req, &scope, now),
             ("POST", ["service-stack", id, "app-version"]) => self.create_app_version(&scope, id),
             ("PUT", ["app-version", id, "build-and-deploy"]) => {
-                let failure = self.config.build_failure.clone();
-                self.build_and_deploy(&scope, id, failure, now)
+                self.build_and_deploy_request(req, &scope, id, now)
             }
             _ => Err(error(
                 404,
