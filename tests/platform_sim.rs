@@ -311,6 +311,121 @@ fn import_creates_services_and_reports_per_service_errors() {
     assert_eq!(err.code, ErrorCode::InvalidHostname);
 }
 
+/// The autoscaling the service GET returns for `id` (current, as the sim stores one block).
+fn scaling_of(c: &ZeropsClient, id: &str) -> Autoscaling {
+    let service = c.get_service(id).unwrap();
+    let current = service.current_autoscaling.expect("currentAutoscaling");
+    assert_eq!(service.custom_autoscaling.as_ref(), Some(&current));
+    current
+}
+
+#[test]
+fn import_keeps_vertical_scaling_and_counts_containers_by_category() {
+    let sim = start();
+    let c = client(&sim, SENTINEL);
+    let yaml = "services:
+  - hostname: app
+    type: nodejs@22
+    minContainers: 2
+    maxContainers: 5
+    verticalAutoscaling:
+      cpuMode: DEDICATED
+      minCpu: 1
+      maxCpu: 4
+      minRam: 0.5
+      maxRam: 8
+      minDisk: 2
+      maxDisk: 20
+      startCpuCoreCount: 2
+      minFreeRamGB: 0.25
+      minFreeCpuPercent: 10
+  - hostname: worker
+    type: go@1
+  - hostname: pgha
+    type: postgresql@16
+    mode: HA
+    verticalAutoscaling:
+      maxRam: 4
+  - hostname: kv
+    type: valkey:single@7.2
+  - hostname: files
+    type: object-storage
+  - hostname: shared
+    type: shared-storage
+    mode: NON_HA
+";
+    let result = c.import_services(DEMO_PROJECT_ID, yaml).unwrap();
+    let ids: Vec<String> = result.service_stacks.iter().map(|s| s.id.clone()).collect();
+    assert!(result.service_stacks.iter().all(|s| s.error.is_none()));
+    let [app, worker, pgha, kv, files, shared] = ids.as_slice() else {
+        panic!("six services: {ids:?}")
+    };
+    let containers = |id: &str| {
+        scaling_of(&c, id)
+            .horizontal_autoscaling
+            .map(|h| (h.min_container_count, h.max_container_count))
+    };
+
+    let app_scaling = scaling_of(&c, app);
+    let vertical = app_scaling.vertical_autoscaling.expect("vertical kept");
+    assert_eq!(vertical.cpu_mode.as_deref(), Some("DEDICATED"));
+    assert_eq!(vertical.start_cpu_core_count, Some(2));
+    let min = vertical.min_resource.unwrap();
+    let max = vertical.max_resource.unwrap();
+    assert_eq!(
+        (min.cpu_core_count, min.memory_gbytes, min.disk_gbytes),
+        (Some(1.0), Some(0.5), Some(2.0))
+    );
+    assert_eq!(
+        (max.cpu_core_count, max.memory_gbytes, max.disk_gbytes),
+        (Some(4.0), Some(8.0), Some(20.0))
+    );
+    let free = vertical.min_free_resource.unwrap();
+    assert_eq!(free["memoryGBytes"], 0.25);
+    assert_eq!(free["cpuCorePercent"], 10);
+    assert_eq!(containers(app), Some((Some(2), Some(5))));
+
+    // A runtime without scaling: one container, no vertical block.
+    assert_eq!(scaling_of(&c, worker).vertical_autoscaling, None);
+    assert_eq!(containers(worker), Some((Some(1), Some(1))));
+
+    // Managed: the mode fixes the count (HA 3, NON_HA 1, as the seeded database has).
+    let pg = scaling_of(&c, pgha)
+        .vertical_autoscaling
+        .expect("vertical kept");
+    assert_eq!(pg.max_resource.unwrap().memory_gbytes, Some(4.0));
+    assert_eq!(pg.min_resource, None);
+    assert_eq!(containers(pgha), Some((Some(3), Some(3))));
+    assert_eq!(containers(kv), Some((Some(1), Some(1))));
+    assert_eq!(containers(kv), containers(DB_ID));
+
+    // Storage scales no containers.
+    assert_eq!(containers(files), None);
+    assert_eq!(containers(shared), None);
+
+    // Scaling later changes only what it names, on top of what the import gave.
+    let p = c
+        .set_autoscaling(
+            app,
+            &AutoscalingParams {
+                mode: "NON_HA".into(),
+                custom_autoscaling: Autoscaling {
+                    vertical_autoscaling: None,
+                    horizontal_autoscaling: Some(HorizontalAutoscaling {
+                        min_container_count: None,
+                        max_container_count: Some(7),
+                    }),
+                },
+            },
+        )
+        .unwrap()
+        .expect("a process");
+    wait_finished(&c, &p.id);
+    assert_eq!(containers(app), Some((Some(2), Some(7))));
+    let vertical = scaling_of(&c, app).vertical_autoscaling.unwrap();
+    assert_eq!(vertical.cpu_mode.as_deref(), Some("DEDICATED"));
+}
+
 #[test]
 fn delete_and_subdomains() {
     let sim = start();

@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant, SystemTime};
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::api::{Seed, TokenScope};
 use super::catalog;
@@ -238,7 +238,8 @@ pub fn seed() -> Seed {
             http: false,
         },
     ];
-    db.autoscaling["horizontalAutoscaling"] = Value::Null;
+    // A managed service's container count is fixed by its mode: NON_HA keeps the default
+    // block's one container (HA would have three), as an import gives it.
     managed_env(&mut db, "postgresql@16", "uddb");
 
     let mut cache = service(CACHE_ID, DEMO_PROJECT_ID, "cache", "valkey@7.2", "ACTIVE");
@@ -247,7 +248,6 @@ pub fn seed() -> Seed {
         protocol: "tcp".into(),
         http: false,
     }];
-    cache.autoscaling["horizontalAutoscaling"] = Value::Null;
     managed_env(&mut cache, "valkey@7.2", "udcache");
 
     let mut storage = service(

@@ -159,14 +159,7 @@ impl State {
                 .unwrap_or(false)
                 || entry.name == "static";
             let final_status = if starts { "ACTIVE" } else { "READY_TO_DEPLOY" };
-            let min = service
-                .get("minContainers")
-                .and_then(Value::as_u64)
-                .unwrap_or(1);
-            let max = service
-                .get("maxContainers")
-                .and_then(Value::as_u64)
-                .unwrap_or(min.max(1));
+            let autoscaling = imported_autoscaling(&service, entry.category, &mode);
             self.services.push(ServiceRec {
                 id: new_id.clone(),
                 project_id: project_id.to_owned(),
@@ -180,8 +173,16 @@ impl State {
                 version_name: resolved.version_name.clone(),
                 is_system: false,
                 subdomain_access: false,
-                ports: entry.ports.iter().map(|(port, protocol, http)| PortRec { port: *port, protocol: (*protocol).into(), http: *http }).collect(),
-                autoscaling: json!({ "verticalAutoscaling": null, "horizontalAutoscaling": { "minContainerCount": min, "maxContainerCount": max } }),
+                ports: entry
+                    .ports
+                    .iter()
+                    .map(|(port, protocol, http)| PortRec {
+                        port: *port,
+                        protocol: (*protocol).into(),
+                        http: *http,
+                    })
+                    .collect(),
+                autoscaling,
                 env,
                 created: now_text(),
             });
@@ -202,5 +203,143 @@ impl State {
         Ok(ok(
             json!({ "projectId": project_id, "projectName": self.project_name(project_id), "serviceStacks": out }),
         ))
+    }
+}
+
+/// The scaling an imported service starts with, in the shape `PUT .../autoscaling` stores
+/// and the service GET returns: the import's `verticalAutoscaling` mapped to the API's
+/// names, and container counts by category. Runtimes take `minContainers`/`maxContainers`
+/// (1 each when absent, a lone minimum raising the maximum with it); a managed service's
+/// count is fixed by its mode (HA 3, NON_HA 1, as the platform runs them); object and
+/// shared storage have no container scaling.
+fn imported_autoscaling(service: &Value, category: Category, mode: &str) -> Value {
+    let horizontal = match category {
+        Category::Runtime => {
+            let min = service
+                .get("minContainers")
+                .and_then(Value::as_u64)
+                .unwrap_or(1);
+            let max = service
+                .get("maxContainers")
+                .and_then(Value::as_u64)
+                .unwrap_or(min.max(1));
+            json!({ "minContainerCount": min, "maxContainerCount": max })
+        }
+        Category::Managed => {
+            let count = if mode == "HA" { 3 } else { 1 };
+            json!({ "minContainerCount": count, "maxContainerCount": count })
+        }
+        Category::ObjectStorage | Category::SharedStorage => Value::Null,
+    };
+    json!({
+        "verticalAutoscaling": service.get("verticalAutoscaling").map_or(Value::Null, vertical),
+        "horizontalAutoscaling": horizontal,
+    })
+}
+
+/// An import's `verticalAutoscaling` (`cpuMode`, `minCpu`, `maxRam`, `minFreeRamGB`, ...)
+/// in the API's shape (`cpuMode`, `minResource.cpuCoreCount`, `maxResource.memoryGBytes`,
+/// `minFreeResource.memoryGBytes`, ...); what the import leaves out is null.
+fn vertical(given: &Value) -> Value {
+    if !given.is_object() {
+        return Value::Null;
+    }
+    json!({
+        "cpuMode": leaf(given, &["cpuMode"]),
+        "startCpuCoreCount": leaf(given, &["startCpuCoreCount"]),
+        "swapEnabled": leaf(given, &["swapEnabled"]),
+        "minResource": resource(given, "min"),
+        "maxResource": resource(given, "max"),
+        "minFreeResource": nonempty(json!({
+            "cpuCoreCount": leaf(given, &["minFreeCpuCores"]),
+            "cpuCorePercent": leaf(given, &["minFreeCpuPercent"]),
+            "memoryGBytes": leaf(given, &["minFreeRamGB"]),
+            "memoryPercent": leaf(given, &["minFreeRamPercent"]),
+        })),
+    })
+}
+
+/// One end (`min`/`max`) of the resource range. A fixed `cpu`/`ram`/`disk` sets both ends;
+/// `minVCpu`/`maxVCpu` are the deprecated spellings of `minCpu`/`maxCpu`.
+fn resource(given: &Value, end: &str) -> Value {
+    nonempty(json!({
+        "cpuCoreCount": leaf(given, &["cpu", &format!("{end}Cpu"), &format!("{end}VCpu")]),
+        "memoryGBytes": leaf(given, &["ram", &format!("{end}Ram")]),
+        "diskGBytes": leaf(given, &["disk", &format!("{end}Disk")]),
+    }))
+}
+
+/// The first of `keys` the import gives a value, else null.
+fn leaf(given: &Value, keys: &[&str]) -> Value {
+    keys.iter()
+        .find_map(|key| given.get(*key).filter(|v| !v.is_null()))
+        .cloned()
+        .unwrap_or(Value::Null)
+}
+
+/// `block`, or null when every one of its leaves is (as the API renders an unset block).
+fn nonempty(block: Value) -> Value {
+    let empty = block
+        .as_object()
+        .is_some_and(|fields| fields.values().all(Value::is_null));
+    if empty { Value::Null } else { block }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_resources_set_both_ends_and_old_spellings_still_count() {
+        let service = json!({"verticalAutoscaling": {"cpu": 2, "minVCpu": 9, "maxRam": 4, "swapEnabled": true}});
+        let scaling = imported_autoscaling(&service, Category::Runtime, "NON_HA");
+        let v = &scaling["verticalAutoscaling"];
+        assert_eq!(
+            v["minResource"],
+            json!({"cpuCoreCount": 2, "memoryGBytes": null, "diskGBytes": null})
+        );
+        assert_eq!(
+            v["maxResource"],
+            json!({"cpuCoreCount": 2, "memoryGBytes": 4, "diskGBytes": null})
+        );
+        assert_eq!(v["swapEnabled"], true);
+        assert_eq!(v["minFreeResource"], Value::Null);
+        let old = json!({"verticalAutoscaling": {"minVCpu": 1, "maxVCpu": 3}});
+        let v =
+            imported_autoscaling(&old, Category::Runtime, "NON_HA")["verticalAutoscaling"].clone();
+        assert_eq!(v["minResource"]["cpuCoreCount"], 1);
+        assert_eq!(v["maxResource"]["cpuCoreCount"], 3);
+    }
+
+    #[test]
+    fn containers_by_category() {
+        let counts = |service: Value, category, mode| {
+            imported_autoscaling(&service, category, mode)["horizontalAutoscaling"].clone()
+        };
+        let range =
+            |min: u64, max: u64| json!({"minContainerCount": min, "maxContainerCount": max});
+        assert_eq!(counts(json!({}), Category::Runtime, "NON_HA"), range(1, 1));
+        assert_eq!(
+            counts(json!({"minContainers": 3}), Category::Runtime, "NON_HA"),
+            range(3, 3)
+        );
+        assert_eq!(
+            counts(json!({"maxContainers": 4}), Category::Runtime, "NON_HA"),
+            range(1, 4)
+        );
+        // Counts in an import of a managed service change nothing: the mode decides.
+        assert_eq!(
+            counts(json!({"maxContainers": 6}), Category::Managed, "HA"),
+            range(3, 3)
+        );
+        assert_eq!(counts(json!({}), Category::Managed, "NON_HA"), range(1, 1));
+        assert_eq!(
+            counts(json!({}), Category::ObjectStorage, "NON_HA"),
+            Value::Null
+        );
+        assert_eq!(
+            counts(json!({"minContainers": 2}), Category::SharedStorage, "HA"),
+            Value::Null
+        );
     }
 }
