@@ -170,6 +170,50 @@ fn lifecycle_processes_change_state() {
 }
 
 #[test]
+fn a_canceled_process_keeps_its_times() {
+    let config = SimConfig {
+        process_duration: Duration::from_secs(3),
+        ..SimConfig::default()
+    };
+    let sim = sim::start(config, demo::seed()).unwrap();
+    let c = client(&sim, demo::DEMO_TOKEN);
+
+    // Canceled while PENDING: it never started, and it finished once, at the cancel.
+    let pending = c.restart_service(API_ID).unwrap();
+    assert_eq!(pending.status, "PENDING");
+    let canceled = c.cancel_process(&pending.id).unwrap();
+    assert_eq!(canceled.status, "CANCELED");
+    let finished = canceled
+        .finished
+        .clone()
+        .expect("a canceled process has finished");
+    std::thread::sleep(Duration::from_millis(1200)); // past where it would have started
+    for _ in 0..2 {
+        let read = c.get_process(&pending.id).unwrap();
+        assert_eq!(read.status, "CANCELED");
+        assert_eq!(read.started, None, "never started: {read:?}");
+        assert_eq!(read.finished.as_ref(), Some(&finished), "{read:?}");
+    }
+
+    // Canceled while RUNNING: it started before it finished, and neither time moves.
+    let running = c.stop_service(WEB_ID).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while c.get_process(&running.id).unwrap().status != "RUNNING" {
+        assert!(Instant::now() < deadline, "never ran");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let canceled = c.cancel_process(&running.id).unwrap();
+    let (started, finished) = (canceled.started.unwrap(), canceled.finished.unwrap());
+    assert!(started <= finished, "{started} after {finished}");
+    std::thread::sleep(Duration::from_millis(200));
+    let read = c.get_process(&running.id).unwrap();
+    assert_eq!(
+        (read.started.as_ref(), read.finished.as_ref()),
+        (Some(&started), Some(&finished))
+    );
+}
+
+#[test]
 fn scaling_needs_the_current_mode() {
     let sim = start();
     let c = client(&sim, SENTINEL);

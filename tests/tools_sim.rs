@@ -898,11 +898,12 @@ fn long_process(sim: &SimHandle, id: &str) {
             action: "stack.restart".into(),
             services: vec![(API_ID.into(), "api".into())],
             started_at: Instant::now(),
+            wall_start: std::time::SystemTime::now(),
             created: zcp::time::format_rfc3339(std::time::SystemTime::now()),
             duration: Duration::from_secs(120),
             failure: None,
             effect: Effect::None,
-            canceled: false,
+            canceled_at: None,
             applied: false,
             created_by: "test".into(),
             sequence: 99,
@@ -954,7 +955,7 @@ fn process_status_and_cancel() {
     assert!(sim.with_state(|st| {
         st.processes
             .iter()
-            .any(|p| p.id == "proclong00000000000099" && p.canceled)
+            .any(|p| p.id == "proclong00000000000099" && p.is_canceled())
     }));
     expect_error(
         &process(&mut s, "proclong00000000000099", Some("cancel")),

@@ -117,11 +117,12 @@ fn history(
         started_at: Instant::now()
             .checked_sub(Duration::from_secs(minutes_ago * 60))
             .unwrap_or_else(Instant::now),
+        wall_start: SystemTime::now() - Duration::from_secs(minutes_ago * 60),
         created: ago(minutes_ago),
         duration: Duration::from_secs(20),
         failure: failure.map(str::to_owned),
         effect: Effect::None,
-        canceled: false,
+        canceled_at: None,
         applied: true,
         created_by: "Ada Lovelace".into(),
         sequence,

@@ -99,21 +99,29 @@ pub struct ProcessRec {
     pub action: String,
     pub services: Vec<(String, String)>,
     pub started_at: Instant,
+    /// The wall-clock time of `started_at`, taken once: every timestamp of the process is
+    /// this plus an offset, so it reads the same on every request.
+    pub wall_start: SystemTime,
     pub created: String,
     pub duration: Duration,
     /// `None` = finishes; `Some(reason)` = fails with it.
     pub failure: Option<String>,
     pub effect: Effect,
-    pub canceled: bool,
+    /// When it was canceled: its clock stops there (that is its `finished` time).
+    pub canceled_at: Option<Instant>,
     pub applied: bool,
     pub created_by: String,
     pub sequence: i64,
 }
 
 impl ProcessRec {
+    pub fn is_canceled(&self) -> bool {
+        self.canceled_at.is_some()
+    }
+
     /// Status at `now`: PENDING for the first third, RUNNING until the end, then the outcome.
     pub fn status(&self, now: Instant) -> &'static str {
-        if self.canceled {
+        if self.is_canceled() {
             return "CANCELED";
         }
         let elapsed = now.saturating_duration_since(self.started_at);
@@ -132,31 +140,35 @@ impl ProcessRec {
         !matches!(self.status(now), "PENDING" | "RUNNING")
     }
 
-    fn instant_text(&self, now: Instant, after: Duration) -> Value {
-        if now.saturating_duration_since(self.started_at) >= after {
-            let at = SystemTime::now() - now.saturating_duration_since(self.started_at) + after;
-            json!(format_rfc3339(at))
+    /// The timestamp `after` the process began.
+    fn stamp(&self, after: Duration) -> Value {
+        json!(format_rfc3339(self.wall_start + after))
+    }
+
+    /// `started` and `finished` at `now`. A canceled process stops where it was: it
+    /// finished when canceled, and started only if it had left PENDING by then.
+    fn times(&self, now: Instant) -> (Value, Value) {
+        let until = self.canceled_at.unwrap_or(now);
+        let ran = until.saturating_duration_since(self.started_at);
+        let started = if ran >= self.duration / 3 {
+            self.stamp(self.duration / 3)
         } else {
             Value::Null
-        }
+        };
+        let finished = if self.is_canceled() {
+            self.stamp(ran)
+        } else if self.is_over(now) {
+            self.stamp(self.duration)
+        } else {
+            Value::Null
+        };
+        (started, finished)
     }
 
     /// The Process DTO.
     pub fn to_json(&self, now: Instant, project_name: &str) -> Value {
         let status = self.status(now);
-        let started = self.instant_text(now, self.duration / 3);
-        let finished = if self.canceled || self.is_over(now) {
-            self.instant_text(
-                now,
-                if self.canceled {
-                    Duration::ZERO
-                } else {
-                    self.duration
-                },
-            )
-        } else {
-            Value::Null
-        };
+        let (started, finished) = self.times(now);
         let public_meta = match (&self.failure, status) {
             (Some(reason), "FAILED") => json!({ "failReason": reason }),
             _ => Value::Null,
@@ -457,5 +469,82 @@ impl ServiceRec {
             "connectedStacks": [],
             "activeAppVersion": null,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn process(duration: Duration) -> ProcessRec {
+        ProcessRec {
+            id: "p".into(),
+            client_id: "c".into(),
+            project_id: "pr".into(),
+            action: "stack.restart".into(),
+            services: Vec::new(),
+            started_at: Instant::now(),
+            wall_start: SystemTime::now(),
+            created: String::new(),
+            duration,
+            failure: None,
+            effect: Effect::None,
+            canceled_at: None,
+            applied: false,
+            created_by: String::new(),
+            sequence: 1,
+        }
+    }
+
+    fn times(p: &ProcessRec, now: Instant) -> (Value, Value) {
+        let json = p.to_json(now, "demo");
+        (json["started"].clone(), json["finished"].clone())
+    }
+
+    #[test]
+    fn canceled_while_pending_it_never_started_and_finished_at_the_cancel() {
+        let mut p = process(Duration::from_secs(30));
+        let at = p.started_at + Duration::from_secs(2);
+        p.canceled_at = Some(at);
+        let first = times(&p, at);
+        assert_eq!(first.0, Value::Null);
+        assert_eq!(
+            first.1,
+            json!(format_rfc3339(p.wall_start + Duration::from_secs(2)))
+        );
+        // Later reads, even past the time it would have started or ended, say the same.
+        for later in [1, 15, 60] {
+            assert_eq!(times(&p, at + Duration::from_secs(later)), first);
+        }
+        assert_eq!(p.status(at + Duration::from_secs(60)), "CANCELED");
+    }
+
+    #[test]
+    fn canceled_while_running_it_started_before_it_finished() {
+        let mut p = process(Duration::from_secs(30));
+        let at = p.started_at + Duration::from_secs(20);
+        p.canceled_at = Some(at);
+        let (started, finished) = times(&p, at + Duration::from_secs(100));
+        assert_eq!(
+            started,
+            json!(format_rfc3339(p.wall_start + Duration::from_secs(10)))
+        );
+        assert_eq!(
+            finished,
+            json!(format_rfc3339(p.wall_start + Duration::from_secs(20)))
+        );
+    }
+
+    #[test]
+    fn times_of_a_process_that_runs_its_course_do_not_drift() {
+        let p = process(Duration::from_secs(30));
+        let done = p.started_at + Duration::from_secs(40);
+        let first = times(&p, done);
+        assert_eq!(
+            first.1,
+            json!(format_rfc3339(p.wall_start + Duration::from_secs(30)))
+        );
+        assert_eq!(times(&p, done + Duration::from_secs(5)), first);
+        assert_eq!(times(&p, p.started_at), (Value::Null, Value::Null));
     }
 }

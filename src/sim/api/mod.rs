@@ -183,7 +183,7 @@ impl State {
         for index in due {
             self.processes[index].applied = true;
             let process = self.processes[index].clone();
-            if process.canceled || process.failure.is_some() {
+            if process.is_canceled() || process.failure.is_some() {
                 continue;
             }
             match process.effect {
@@ -264,11 +264,12 @@ impl State {
             action: action.to_owned(),
             services,
             started_at: Instant::now(),
+            wall_start: SystemTime::now(),
             created: now_text(),
             duration,
             failure,
             effect,
-            canceled: false,
+            canceled_at: None,
             applied: false,
             created_by: self.user_name.clone(),
             sequence,

@@ -139,7 +139,7 @@ impl State {
                 Value::Null,
             ));
         }
-        self.processes[index].canceled = true;
+        self.processes[index].canceled_at = Some(now);
         Ok(ok(self.process_json(index, now)))
     }
 
