@@ -507,6 +507,25 @@ fn delete_and_subdomains() {
 }
 
 #[test]
+fn object_storage_has_no_subdomain() {
+    let sim = start();
+    let c = client(&sim, SENTINEL);
+    // Reached through its S3 apiUrl; no HTTP port, so no zerops.app subdomain.
+    let err = c.enable_subdomain_access(demo::STORAGE_ID).unwrap_err();
+    assert_eq!(err.http_status, Some(400));
+    assert_eq!(err.api_code.as_deref(), Some("serviceStackIsNotHttp"));
+    assert!(!c.get_service(demo::STORAGE_ID).unwrap().subdomain_access);
+    assert!(
+        !sim.with_state(|s| s
+            .processes
+            .iter()
+            .any(|p| p.action == "stack.enableSubdomainAccess"
+                && p.services.iter().any(|(id, _)| id == demo::STORAGE_ID))),
+        "no process is started"
+    );
+}
+
+#[test]
 fn logs_and_activity() {
     let sim = start();
     let c = client(&sim, SENTINEL);

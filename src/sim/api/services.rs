@@ -156,7 +156,9 @@ impl State {
         let project = service.project_id.clone();
         let duration = self.config.process_duration;
         if enable {
-            if !has_http && service.category != Category::ObjectStorage.api_name() {
+            // Object storage has no HTTP port either: it is reached through its S3 apiUrl,
+            // never through a zerops.app subdomain.
+            if !has_http {
                 return Err(error(
                     400,
                     "serviceStackIsNotHttp",
