@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::auth::Session;
-use crate::platform::{ErrorCode, PlatformError};
+use crate::platform::{ErrorCode, PlatformError, Process};
 
 use super::helpers::process_json;
 use super::progress::process_in_progress;
@@ -13,7 +13,7 @@ use super::progress::process_in_progress;
 /// missing process).
 pub fn status(session: &Session, process_id: &str) -> Result<Value, PlatformError> {
     let id = require_id(process_id)?;
-    let process = session.client.get_process(id)?;
+    let process = own_process(session, id)?;
     let mut value = process_json(&process);
     value["inProgress"] = json!(process_in_progress(&process.status));
     Ok(value)
@@ -22,7 +22,7 @@ pub fn status(session: &Session, process_id: &str) -> Result<Value, PlatformErro
 /// Cancels a running process; a finished one is PROCESS_ALREADY_TERMINAL.
 pub fn cancel(session: &Session, process_id: &str) -> Result<Value, PlatformError> {
     let id = require_id(process_id)?;
-    let current = session.client.get_process(id)?;
+    let current = own_process(session, id)?;
     match current.status.to_ascii_uppercase().as_str() {
         "CANCELING" => {
             let mut value = process_json(&current);
@@ -51,6 +51,23 @@ pub fn cancel(session: &Session, process_id: &str) -> Result<Value, PlatformErro
     Ok(value)
 }
 
+/// The process, if it belongs to this session's project: a token that reaches several
+/// projects must not let zcp read or cancel another project's processes (the other tools
+/// keep to the project too). A process without a project id is taken as it is.
+fn own_process(session: &Session, id: &str) -> Result<Process, PlatformError> {
+    let process = session.client.get_process(id)?;
+    if !process.project_id.is_empty() && process.project_id != session.info.project_id {
+        return Err(PlatformError::new(
+            ErrorCode::ProcessNotFound,
+            format!("Process '{id}' is not in this project"),
+        )
+        .with_suggestion(
+            "zcp works on one project; find this project's processes with zerops_events.",
+        ));
+    }
+    Ok(process)
+}
+
 fn require_id(process_id: &str) -> Result<&str, PlatformError> {
     let id = process_id.trim();
     if id.is_empty() {
@@ -66,16 +83,18 @@ mod tests {
 
     use super::*;
     use crate::auth::{CredentialSource, Info};
-    use crate::platform::Process;
     use crate::platform::mock::{MockClient, MockLogFetcher};
 
     fn session_with(status: &str) -> Session {
-        let process = Process {
+        session_with_process(Process {
             id: "proc1".into(),
             action_name: "stack.restart".into(),
             status: status.into(),
             ..Process::default()
-        };
+        })
+    }
+
+    fn session_with_process(process: Process) -> Session {
         Session {
             client: Arc::new(MockClient::new().with_process(process)),
             logs: Arc::new(MockLogFetcher::new(Vec::new())),
@@ -108,5 +127,29 @@ mod tests {
         let err = cancel(&session_with("FINISHED"), "proc1").unwrap_err();
         assert_eq!(err.code, ErrorCode::ProcessAlreadyTerminal);
         assert!(cancel(&session_with("RUNNING"), "proc1").is_ok());
+    }
+
+    #[test]
+    fn another_projects_process_is_neither_shown_nor_canceled() {
+        let session = session_with_process(Process {
+            id: "proc1".into(),
+            status: "RUNNING".into(),
+            project_id: "other".into(),
+            ..Process::default()
+        });
+        for err in [
+            status(&session, "proc1").unwrap_err(),
+            cancel(&session, "proc1").unwrap_err(),
+        ] {
+            assert_eq!(err.code, ErrorCode::ProcessNotFound);
+            assert!(err.message.contains("not in this project"), "{err:?}");
+        }
+        let mine = session_with_process(Process {
+            id: "proc1".into(),
+            status: "RUNNING".into(),
+            project_id: "p".into(),
+            ..Process::default()
+        });
+        assert!(status(&mine, "proc1").is_ok());
     }
 }
