@@ -53,7 +53,11 @@ variables are KEY=value lines for set, bare keys for delete; set replaces existi
                     _ => delete(&session, &scope, &variables, &mut follow),
                 }
             });
-            respond(result, Keep::Head, "")
+            respond(
+                result,
+                Keep::Head,
+                "zerops_discover with includeEnvs lists the keys without their values",
+            )
         }),
     )
 }

@@ -125,7 +125,20 @@ pub fn fit(value: Value, limit: usize, keep: Keep, hint: &str) -> Value {
     let mut notes: Vec<String> = Vec::new();
     // Room for the note itself.
     let budget = limit.saturating_sub(600);
-    // Lists first, largest first: each is cut to what still fits beside the rest. Every
+    // A string longer than a quarter of the budget (one variable's value, one document)
+    // is shortened first, so that it cannot take the whole list it sits in with it.
+    let longest_allowed = budget / 4;
+    while size(&map) > budget {
+        let Some((path, len)) = longest_string_in(&mut map) else {
+            break;
+        };
+        if len <= longest_allowed {
+            break;
+        }
+        shorten_at(&mut map, &path, longest_allowed);
+        notes.push(format!("shortened `{path}` to {longest_allowed} bytes"));
+    }
+    // Lists next, largest first: each is cut to what still fits beside the rest. Every
     // item is serialised once to learn its size (the kept count follows from the sums), so
     // a list of 200 000 findings costs one pass, not one serialisation of the whole result
     // per step of a search.
@@ -149,7 +162,7 @@ pub fn fit(value: Value, limit: usize, keep: Keep, hint: &str) -> Value {
         ));
     }
     while size(&map) > budget {
-        let Some((path, len)) = longest_string(&Value::Object(map.clone()), String::new()) else {
+        let Some((path, len)) = longest_string_in(&mut map) else {
             break;
         };
         let excess = size(&map) - budget;
@@ -160,10 +173,12 @@ pub fn fit(value: Value, limit: usize, keep: Keep, hint: &str) -> Value {
             break;
         }
     }
-    map.insert(
-        "truncated".into(),
-        json!({ "reason": format!("the full result exceeds {} KB", limit / 1024), "cut": notes, "hint": hint }),
-    );
+    let mut truncated =
+        json!({ "reason": format!("the full result exceeds {} KB", limit / 1024), "cut": notes });
+    if !hint.is_empty() {
+        truncated["hint"] = json!(hint);
+    }
+    map.insert("truncated".into(), truncated);
     Value::Object(map)
 }
 
@@ -199,6 +214,16 @@ fn largest_list(map: &Map<String, Value>) -> Option<String> {
         .filter(|(_, v)| v.as_array().is_some_and(|a| !a.is_empty()))
         .max_by_key(|(_, v)| v.to_string().len())
         .map(|(k, _)| k.clone())
+}
+
+/// [`longest_string`] of a map, without copying it.
+fn longest_string_in(map: &mut Map<String, Value>) -> Option<(String, usize)> {
+    let value = Value::Object(std::mem::take(map));
+    let found = longest_string(&value, String::new());
+    if let Value::Object(taken) = value {
+        *map = taken;
+    }
+    found
 }
 
 /// The dotted path and byte length of the longest string anywhere in the value.
@@ -372,6 +397,35 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// One oversized value is shortened; the list it is in keeps every item.
+    #[test]
+    fn one_huge_string_does_not_take_its_list_with_it() {
+        let vars = json!([
+            {"key": "BIG", "value": "v".repeat(100_000)},
+            {"key": "SMALL", "value": "1"},
+            {"key": "hostname", "value": "web"}
+        ]);
+        let out = fit(
+            json!({"vars": vars, "scope": "service"}),
+            MAX_RESULT_BYTES,
+            Keep::Head,
+            "h",
+        );
+        assert!(out.to_string().len() <= MAX_RESULT_BYTES);
+        let kept = out["vars"].as_array().unwrap();
+        assert_eq!(kept.len(), 3, "{:?}", out["truncated"]);
+        assert!(kept[0]["value"].as_str().unwrap().ends_with("bytes cut]"));
+        assert_eq!(kept[1]["value"], "1");
+        assert!(
+            out["truncated"]["cut"][0]
+                .as_str()
+                .unwrap()
+                .starts_with("shortened `vars.0.value`"),
+            "{}",
+            out["truncated"]
+        );
     }
 
     #[test]
