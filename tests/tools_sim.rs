@@ -711,6 +711,19 @@ fn delete_needs_confirmation_and_then_removes_the_service() {
     ));
     assert_eq!(deleted["serviceId"], WEB_ID);
     assert_eq!(deleted["process"]["status"], "FINISHED", "{deleted}");
+    // A delete already under way is reported, not started again.
+    sim.with_state(|st| {
+        for service in st.services.iter_mut().filter(|x| x.id == API_ID) {
+            service.status = "DELETING".into();
+        }
+    });
+    let before = mutations(&sim).len();
+    let again = expect_ok(&s.call(
+        "zerops_delete",
+        json!({"serviceHostname": "api", "confirm": true}),
+    ));
+    assert_eq!(again["status"], "already_deleting", "{again}");
+    assert_eq!(mutations(&sim).len(), before, "{:?}", mutations(&sim));
     let gone = sim.with_state(|st| {
         st.tick(Instant::now());
         !st.services.iter().any(|x| x.id == WEB_ID)

@@ -28,7 +28,18 @@ pub fn delete(
         return require_confirmation(hostname);
     }
     let hostname = check_hostname(hostname)?;
-    let service = resolve_service(session, hostname)?;
+    let listed = resolve_service(session, hostname)?;
+    // Fresh, not from the lagging listing: a delete already under way is reported, not
+    // started again (the platform would accept a second one).
+    let service = session.client.get_service(&listed.id)?;
+    if service.status == "DELETING" {
+        return Ok(json!({
+            "serviceHostname": service.name,
+            "serviceId": service.id,
+            "status": "already_deleting",
+            "message": format!("'{}' is already being deleted; zerops_discover shows when it is gone.", service.name),
+        }));
+    }
     let process = session.client.delete_service(&service.id)?;
     let (done, ending) = follow_process(session.client.as_ref(), process, follow)?;
     fail_if_failed(&done, ending, &format!("Deleting '{}'", service.name))?;
