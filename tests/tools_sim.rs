@@ -1064,6 +1064,12 @@ fn discover_filters_and_shows_envs_only_when_asked() {
         json!({"action": "get", "serviceHostname": "api"}),
     ));
     assert_eq!(with_values["services"][0]["envs"], got["vars"], "{got}");
+    // Project variables reach every service: they are in a one-service view too.
+    assert!(
+        with_values["project"]["envs"].is_array(),
+        "{}",
+        with_values["project"]
+    );
 
     let err = expect_error(
         &s.call("zerops_discover", json!({"serviceHostname": "nope"})),

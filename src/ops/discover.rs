@@ -91,7 +91,8 @@ pub fn discover(session: &Session, request: &DiscoverRequest) -> Result<Value, P
     }
     let mut project_json =
         json!({ "id": project.id, "name": project.name, "status": project.status });
-    if request.include_envs && request.service_hostname.is_none() {
+    // Project variables reach every service, so they belong to a one-service view too.
+    if request.include_envs {
         match session.client.get_project_env(&session.info.project_id) {
             Ok(vars) => project_json["envs"] = envs_json(&vars, request.include_env_values),
             Err(err) => warnings.push(format!(
