@@ -1188,6 +1188,14 @@ fn logs_filter_by_severity_since_search_and_limit() {
     ));
     assert!(build.to_string().contains("Missing script"), "{build}");
     assert!(build.get("since").is_none(), "{build}");
+    // Filtered to nothing: the hint does not point at `since`, which a build log ignores.
+    let none = expect_ok(&s.call(
+        "zerops_logs",
+        json!({"serviceHostname": "api", "buildId": "avdemo0000000000000002", "search": "no-such-text-anywhere"}),
+    ));
+    assert_eq!(none["entries"], json!([]), "{none}");
+    let hint = none["hint"].as_str().unwrap();
+    assert!(hint.contains("search") && !hint.contains("since"), "{hint}");
     let err = expect_error(
         &s.call(
             "zerops_logs",

@@ -190,9 +190,12 @@ pub fn logs(
         );
     }
     if entries.is_empty() {
-        result["hint"] = json!(
+        result["hint"] = json!(if source == "build" {
+            // A build log is read whole: only the filters can have emptied it.
+            "No entries match. Set severity to all or drop search; a build that has not started yet has no log (check it with zerops_events)."
+        } else {
             "No entries match. Widen since (e.g. 1d), set severity to all, or check zerops_events for builds."
-        );
+        });
     }
     Ok(result)
 }
