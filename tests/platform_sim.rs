@@ -702,8 +702,22 @@ fn bad_tokens_and_unreachable_hosts() {
     let dead = ZeropsClient::with_timeout("http://127.0.0.1:9", SENTINEL, Duration::from_secs(2));
     let err = dead.get_user_info().unwrap_err();
     assert_eq!(err.code, ErrorCode::NetworkError);
+    assert!(err.message.contains("(API at http://127.0.0.1:9)"), "{err}");
     no_secret(&format!("{err:?} {err}"));
     no_secret(&format!("{dead:?}"));
+    // The full API URL as the host is the same host, not the API path twice (a 404).
+    let full = format!("{}/api/rest/public/", sim.base_url().to_uppercase());
+    assert_eq!(
+        client_at(&full, SENTINEL)
+            .get_user_info()
+            .unwrap()
+            .client_id,
+        demo::DEMO_CLIENT_ID
+    );
+}
+
+fn client_at(host: &str, token: &str) -> ZeropsClient {
+    ZeropsClient::with_timeout(host, token, Duration::from_secs(3))
 }
 
 #[test]

@@ -197,7 +197,7 @@ impl ErrorCode {
             }
             ErrorCode::ApiRateLimited => "Too many requests. Wait a little and retry.",
             ErrorCode::NetworkError => {
-                "Cannot reach the Zerops API. Check the network and ZEROPS_API_HOST."
+                "Cannot reach the Zerops API. Check the network and the API host (ZEROPS_API_HOST, or the region zcli logged in to)."
             }
             ErrorCode::InvalidUsage => "Check the parameters the tool description asks for.",
             ErrorCode::SubdomainAlreadyEnabled => {

@@ -28,20 +28,28 @@ const PAGE_SIZE: usize = 100;
 /// Pages read at most by one whole search (10 000 items).
 const MAX_PAGES: usize = 100;
 
-/// Turns `ZEROPS_API_HOST` (a bare host, or a full `http(s)://` URL) into a base URL
+/// Turns `ZEROPS_API_HOST` (a bare host, or a full `http(s)://` URL, the scheme in any
+/// letter case, even with the API's own path `/api/rest/public` at its end) into a base URL
 /// without a trailing slash.
 pub fn base_url(host: &str) -> String {
-    let host = host.trim().trim_end_matches('/');
-    let host = if host.is_empty() {
-        DEFAULT_API_HOST
-    } else {
-        host
-    };
-    if host.starts_with("http://") || host.starts_with("https://") {
-        host.to_owned()
-    } else {
-        format!("https://{host}")
+    let mut host = host.trim().trim_end_matches('/');
+    if host.len() >= API_PREFIX.len()
+        && let Some(tail) = host.get(host.len() - API_PREFIX.len()..)
+        && tail.eq_ignore_ascii_case(API_PREFIX)
+    {
+        host = host[..host.len() - API_PREFIX.len()].trim_end_matches('/');
     }
+    if host.is_empty() {
+        return format!("https://{DEFAULT_API_HOST}");
+    }
+    for scheme in ["http://", "https://"] {
+        if let Some(head) = host.get(..scheme.len())
+            && head.eq_ignore_ascii_case(scheme)
+        {
+            return format!("{scheme}{}", &host[scheme.len()..]);
+        }
+    }
+    format!("https://{host}")
 }
 
 /// A client for one token.
@@ -125,7 +133,8 @@ impl ZeropsClient {
         let url = format!("{}{API_PREFIX}{path}", self.base);
         let endpoint = format!("{} {shown}", method.as_str());
         let auth = format!("Bearer {}", self.token);
-        crate::debug!("platform", "{endpoint}");
+        let started = std::time::Instant::now();
+        crate::debug!("platform", "{endpoint} at {}", self.base);
         let result = match method {
             Method::Get => self
                 .agent
@@ -150,11 +159,18 @@ impl ZeropsClient {
         // answer was lost: say so instead of inviting a blind retry.
         let changes = !matches!(method, Method::Get) && !path.ends_with("/search");
         let lost = |failure: Failure| {
-            let err = map_failure(failure, subject, &endpoint);
+            let mut err = map_failure(failure, subject, &endpoint);
+            // Which host was tried: a wrong ZEROPS_API_HOST or region shows here.
+            err.message.push_str(&format!(" (API at {})", self.base));
             if changes { maybe_applied(err) } else { err }
         };
         let mut response = result.map_err(|err| lost(transport_failure(&err, &self.token)))?;
         let status = response.status().as_u16();
+        crate::debug!(
+            "platform",
+            "{endpoint}: HTTP {status} after {} ms",
+            started.elapsed().as_millis()
+        );
         let retry_after = response
             .headers()
             .get("retry-after")
@@ -398,6 +414,19 @@ mod tests {
         );
         assert_eq!(base_url("http://127.0.0.1:8080"), "http://127.0.0.1:8080");
         assert_eq!(base_url("https://x.example/"), "https://x.example");
+        // The API's own path, a scheme in capitals, spaces: all come to the same base.
+        assert_eq!(
+            base_url(" HTTP://127.0.0.1:8080/api/rest/public/ "),
+            "http://127.0.0.1:8080"
+        );
+        assert_eq!(
+            base_url("api.app-prg1.zerops.io/API/REST/PUBLIC"),
+            "https://api.app-prg1.zerops.io"
+        );
+        assert_eq!(
+            base_url("/api/rest/public"),
+            "https://api.app-prg1.zerops.io"
+        );
     }
 
     #[test]
