@@ -303,9 +303,11 @@ impl std::fmt::Debug for Info {
 /// Checks the token and finds the one project it works on.
 pub fn authenticate(client: &dyn Client, creds: &Credentials) -> Result<Info, PlatformError> {
     let user = client.get_user_info().map_err(|err| match err.code {
-        ErrorCode::AuthInvalidToken | ErrorCode::AuthTokenExpired | ErrorCode::PermissionDenied => {
-            err
-        }
+        ErrorCode::AuthInvalidToken | ErrorCode::AuthTokenExpired => PlatformError {
+            suggestion: renew_token_advice(&creds.source),
+            ..err
+        },
+        ErrorCode::PermissionDenied => err,
         // The API never answered: the network's own codes say more than AUTH_API_ERROR.
         ErrorCode::NetworkError | ErrorCode::ApiTimeout => err,
         // Any other answer (5xx, 429, an unexpected 4xx): the API's code and HTTP status
@@ -382,8 +384,12 @@ pub type ClientFactory =
 
 enum AuthState {
     Fresh,
-    Ready(Arc<Session>),
-    Failed(PlatformError),
+    /// Working, with the credentials it was made from: when those change (a new `zcli
+    /// login` while zcp runs), the next call authenticates again.
+    Ready(Arc<Session>, Credentials),
+    /// A definitive failure, with the credentials it was for (none when there were none):
+    /// it stands until the credentials change (a new `zcli login`, say).
+    Failed(PlatformError, Option<Credentials>),
 }
 
 /// Authenticates on first use, at most one attempt at a time.
@@ -423,12 +429,24 @@ impl Authenticator {
     /// The session, authenticating now if needed.
     pub fn session(&self) -> Result<Arc<Session>, PlatformError> {
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        match &*state {
-            AuthState::Ready(session) => return Ok(session.clone()),
-            AuthState::Failed(err) => return Err(err.clone()),
-            AuthState::Fresh => {}
+        let creds = self.credentials();
+        match (&*state, &creds) {
+            (AuthState::Ready(session, used), Ok(now)) if used == now => {
+                return Ok(session.clone());
+            }
+            // The login was removed: the session made from it still works.
+            (AuthState::Ready(session, _), Err(_)) => return Ok(session.clone()),
+            // The same credentials (or still none) fail the same way: no new attempt.
+            (AuthState::Failed(err, Some(tried)), Ok(now)) if tried == now => {
+                return Err(err.clone());
+            }
+            (AuthState::Failed(err, None), Err(_)) => return Err(err.clone()),
+            _ => {}
         }
-        let result = self.attempt();
+        let (result, tried) = match creds {
+            Ok(creds) => (self.attempt(&creds), Some(creds)),
+            Err(err) => (Err(err), None),
+        };
         match result {
             Ok(session) => {
                 crate::info!(
@@ -438,7 +456,9 @@ impl Authenticator {
                     session.info.project_id,
                     describe_source(&session.info.source)
                 );
-                *state = AuthState::Ready(session.clone());
+                if let Some(tried) = tried {
+                    *state = AuthState::Ready(session.clone(), tried);
+                }
                 Ok(session)
             }
             Err(err) => {
@@ -455,21 +475,43 @@ impl Authenticator {
                         err.code,
                         err.message
                     );
-                    *state = AuthState::Failed(err.clone());
+                    *state = AuthState::Failed(err.clone(), tried);
                 }
                 Err(err)
             }
         }
     }
 
-    fn attempt(&self) -> Result<Arc<Session>, PlatformError> {
-        let creds = match &self.direct {
-            Some(creds) => creds.clone(),
-            None => resolve_credentials(&self.env)?,
-        };
-        let (client, logs) = (self.factory)(&creds);
-        let info = authenticate(client.as_ref(), &creds)?;
+    /// The credentials as they are now (the environment was read at startup; zcli's
+    /// login file is read again each time).
+    fn credentials(&self) -> Result<Credentials, PlatformError> {
+        match &self.direct {
+            Some(creds) => Ok(creds.clone()),
+            None => resolve_credentials(&self.env),
+        }
+    }
+
+    fn attempt(&self, creds: &Credentials) -> Result<Arc<Session>, PlatformError> {
+        let (client, logs) = (self.factory)(creds);
+        let info = authenticate(client.as_ref(), creds)?;
         Ok(Arc::new(Session { client, logs, info }))
+    }
+}
+
+/// How to replace a rejected token, for where it came from: a new zcli login is picked up
+/// on the next call; an environment variable only after a restart.
+fn renew_token_advice(source: &CredentialSource) -> String {
+    match source {
+        CredentialSource::CliData(path) => format!(
+            "The token of zcli's login ({}) was rejected. Log in again with `zcli login <token>` (a new personal access token from the Zerops GUI, Settings > Access Tokens); zcp reads the new login on its next call. Or set ZEROPS_TOKEN in the MCP server's config and restart it.",
+            path.display()
+        ),
+        CredentialSource::Env(name) => format!(
+            "The token in {name} was rejected. Create a new personal access token in the Zerops GUI (Settings > Access Tokens), put it in {name} in the MCP server's config, then restart the MCP server."
+        ),
+        CredentialSource::Direct => {
+            "The built-in credentials were rejected; restart the MCP server.".to_owned()
+        }
     }
 }
 
@@ -902,6 +944,65 @@ mod tests {
         let err = authenticate(&scoped, &creds(Some("gone"))).unwrap_err();
         assert_eq!(err.code, ErrorCode::TokenNoProject);
         assert!(err.suggestion.contains("zcli scope"));
+    }
+
+    /// A rejected zcli login stands until the login changes; then the next call uses the
+    /// new one, without a restart. A missing login likewise, and a new login replaces a
+    /// working one.
+    #[test]
+    fn a_new_zcli_login_replaces_a_rejected_one_without_a_restart() {
+        let home = tempfile::tempdir().unwrap();
+        let file = home.path().join(".config/zerops/cli.data");
+        let attempts = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counter = attempts.clone();
+        let auth = Authenticator::new(
+            env(&[], home.path(), Os::Linux),
+            Box::new(move |creds| {
+                counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let client = if creds.token.starts_with("good") {
+                    MockClient::new()
+                        .with_user_info(user())
+                        .with_projects(vec![project("p1")])
+                } else {
+                    MockClient::new().with_error(
+                        "get_user_info",
+                        PlatformError::new(ErrorCode::AuthInvalidToken, "rejected"),
+                    )
+                };
+                let client: Arc<dyn Client> = Arc::new(client);
+                (
+                    client,
+                    Arc::new(MockLogFetcher::default()) as Arc<dyn LogFetcher>,
+                )
+            }),
+        );
+        let count = || attempts.load(std::sync::atomic::Ordering::SeqCst);
+        assert_eq!(auth.session().unwrap_err().code, ErrorCode::AuthRequired);
+        assert_eq!(auth.session().unwrap_err().code, ErrorCode::AuthRequired);
+        assert_eq!(count(), 0);
+        write(&file, &cli_data("stale", None));
+        let err = auth.session().unwrap_err();
+        assert_eq!(err.code, ErrorCode::AuthInvalidToken);
+        assert!(err.suggestion.contains("zcli login"), "{}", err.suggestion);
+        auth.session().unwrap_err();
+        assert_eq!(count(), 1, "the same rejected login is not tried again");
+        write(&file, &cli_data("good", None));
+        assert_eq!(auth.session().unwrap().info.project_id, "p1");
+        assert_eq!(count(), 2);
+        auth.session().unwrap();
+        assert_eq!(
+            count(),
+            2,
+            "a working session is kept while the login is the same"
+        );
+        // A new login while the session works: the next call uses it.
+        write(&file, &cli_data("good-too", None));
+        assert_eq!(auth.session().unwrap().info.token, "good-too");
+        assert_eq!(count(), 3);
+        // The login removed: the session made from the last one goes on.
+        std::fs::remove_file(&file).unwrap();
+        assert_eq!(auth.session().unwrap().info.token, "good-too");
+        assert_eq!(count(), 3);
     }
 
     #[test]

@@ -134,7 +134,7 @@ impl ErrorCode {
                 "The token was rejected. Create a new personal access token in the Zerops GUI (Settings > Access Tokens) and put it in ZEROPS_TOKEN."
             }
             ErrorCode::AuthTokenExpired => {
-                "The token is expired or revoked. Create a new access token in the Zerops GUI and update ZEROPS_TOKEN, then restart the MCP server."
+                "The token is expired or revoked. Create a new access token in the Zerops GUI and either put it in ZEROPS_TOKEN and restart the MCP server, or run `zcli login <token>` (zcp picks a new zcli login up on its next call)."
             }
             ErrorCode::AuthApiError => {
                 "Zerops could not verify the token right now. Retry in a moment; check the API host if it persists."
