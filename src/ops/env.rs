@@ -81,13 +81,38 @@ fn valid_key(key: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+/// The items, with an item of several lines that are all `KEY=value` (a pasted .env file,
+/// or one string where a list was meant) read as that many items. An item with any other
+/// line is one variable whose value spans lines (a PEM key's lines are not `KEY=...`).
+fn split_dotenv_items(items: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for item in items {
+        let lines: Vec<&str> = item
+            .lines()
+            .map(str::trim_end)
+            .filter(|l| !l.is_empty())
+            .collect();
+        let all_assignments = lines.len() > 1
+            && lines.iter().all(|line| {
+                line.split_once('=')
+                    .is_some_and(|(key, _)| valid_key(key.trim()))
+            });
+        if all_assignments {
+            out.extend(lines.into_iter().map(str::to_owned));
+        } else {
+            out.push(item.clone());
+        }
+    }
+    out
+}
+
 /// Splits `KEY=value` lines at the first `=`; rejects the whole input on any bad line.
 pub fn parse_assignments(lines: &[String]) -> Result<Vec<(String, String)>, PlatformError> {
     if lines.is_empty() {
         return Err(env_error("No variables given".into()));
     }
     let mut out: Vec<(String, String)> = Vec::new();
-    for (i, raw) in lines.iter().enumerate() {
+    for (i, raw) in split_dotenv_items(lines).iter().enumerate() {
         let n = i + 1;
         // A value may span lines (a PEM key, say): each variable is its own JSON field.
         let line = raw.strip_suffix('\r').unwrap_or(raw);
@@ -95,6 +120,12 @@ pub fn parse_assignments(lines: &[String]) -> Result<Vec<(String, String)>, Plat
             return Err(env_error(format!(
                 "Variable #{n} '{line}' is not KEY=value"
             )));
+        };
+        // `KEY = value` is written with spaces around `=`: they belong to neither side.
+        let value = if key.ends_with([' ', '\t']) {
+            value.trim_start_matches([' ', '\t'])
+        } else {
+            value
         };
         let key = key.trim();
         if !valid_key(key) {
@@ -123,7 +154,11 @@ pub fn parse_keys(lines: &[String]) -> Result<Vec<String>, PlatformError> {
         return Err(env_error("No variable names given".into()));
     }
     let mut keys = Vec::new();
-    for (i, raw) in lines.iter().enumerate() {
+    // A key never spans lines: an item of several lines is several keys.
+    let items = lines
+        .iter()
+        .flat_map(|item| item.lines().filter(|l| !l.trim().is_empty()));
+    for (i, raw) in items.enumerate() {
         let key = raw.split('=').next().unwrap_or("").trim().to_owned();
         if !valid_key(&key) {
             return Err(env_error(format!(
@@ -345,6 +380,28 @@ mod tests {
             parse_assignments(&lines(&[pem])).unwrap()[0].1,
             "-----BEGIN KEY-----\nMIIB\n-----END KEY-----\n",
             "a value may span lines"
+        );
+        // Lines that are all KEY=value, in one item: that many variables.
+        let pasted = parse_assignments(&lines(&["A=1\nB=2\n\nC = x y"])).unwrap();
+        assert_eq!(
+            pasted,
+            [
+                ("A".to_owned(), "1".to_owned()),
+                ("B".to_owned(), "2".to_owned()),
+                ("C".to_owned(), "x y".to_owned())
+            ]
+        );
+        // A continuation line that is not KEY=value keeps the item one variable.
+        let one = parse_assignments(&lines(&["A=1\nplain text\nB=2"])).unwrap();
+        assert_eq!(one, [("A".to_owned(), "1\nplain text\nB=2".to_owned())]);
+        // Only spaces written around `=` are dropped; a value's own leading space stays.
+        let spaced = parse_assignments(&lines(&["E = 5", "F= 6"])).unwrap();
+        assert_eq!(spaced[0].1, "5");
+        assert_eq!(spaced[1].1, " 6");
+        // Keys to delete, one per line of an item too.
+        assert_eq!(
+            parse_keys(&lines(&["A\nB=x", "C"])).unwrap(),
+            ["A", "B", "C"]
         );
     }
 

@@ -14,7 +14,7 @@ pub fn tool(services: Arc<Services>) -> Tool {
         "zerops_env",
         "Environment variables",
         "Get, set or delete env variables of a service (serviceHostname) or of the whole project (project: true). \
-variables are KEY=value lines for set, bare keys for delete; set replaces existing keys. Running containers see changes only after zerops_manage restart.",
+variables is a list: one KEY=value item per variable for set (a value may span lines; an item whose lines are all KEY=value counts as that many), bare keys for delete; set replaces existing keys. Running containers see changes only after zerops_manage restart.",
         json_text!({
             "type": "object",
             "properties": {
