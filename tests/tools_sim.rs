@@ -1036,6 +1036,14 @@ fn discover_filters_and_shows_envs_only_when_asked() {
     let aliased = expect_ok(&s.call("zerops_discover", json!({"service": "web"})));
     assert_eq!(aliased["services"][0]["hostname"], "web", "{aliased}");
     assert_eq!(aliased["services"].as_array().unwrap().len(), 1);
+    // Both names, for different services: refused rather than one silently chosen.
+    expect_error(
+        &s.call(
+            "zerops_discover",
+            json!({"serviceHostname": "api", "service": "db"}),
+        ),
+        "INVALID_USAGE",
+    );
 
     let one = expect_ok(&s.call(
         "zerops_discover",

@@ -6,7 +6,7 @@ use crate::mcp::Tool;
 use crate::ops::discover::{DiscoverRequest, discover};
 
 use super::common::{Services, boolean, respond, string};
-use super::output::Keep;
+use super::output::{Keep, ToolError};
 use super::spec::{READ_ONLY_REMOTE, define};
 
 pub fn tool(services: Arc<Services>) -> Tool {
@@ -40,9 +40,24 @@ Start here to learn the hostnames other tools need. Filter with serviceHostname;
         }),
         READ_ONLY_REMOTE,
         Arc::new(move |ctx| {
+            let (named, alias) = (
+                string(&ctx.arguments, "serviceHostname"),
+                string(&ctx.arguments, "service"),
+            );
+            if let (Some(named), Some(alias)) = (&named, &alias)
+                && named.trim() != alias.trim()
+            {
+                return ToolError::new(
+                    "INVALID_USAGE",
+                    format!(
+                        "serviceHostname '{named}' and service '{alias}' name different services"
+                    ),
+                    "Pass only serviceHostname (service is its older name).",
+                )
+                .into_output();
+            }
             let request = DiscoverRequest {
-                service_hostname: string(&ctx.arguments, "serviceHostname")
-                    .or_else(|| string(&ctx.arguments, "service")),
+                service_hostname: named.or(alias),
                 include_envs: boolean(&ctx.arguments, "includeEnvs"),
                 include_env_values: boolean(&ctx.arguments, "includeEnvValues"),
             };
