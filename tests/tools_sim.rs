@@ -535,12 +535,31 @@ fn import_dry_run_calls_no_api_and_a_real_import_creates_the_services() {
         json!({"content": IMPORT_TWO, "dryRun": true}),
     ));
     assert_eq!(dry["dryRun"], true);
+    assert_eq!(dry["valid"], true, "{dry}");
     assert_eq!(dry["services"].as_array().unwrap().len(), 2, "{dry}");
     assert!(
-        sim.requests().is_empty(),
-        "a dry run must not touch the API (not even to authenticate): {:?}",
-        sim.requests()
+        mutations(&sim).is_empty(),
+        "a dry run only reads (the project's hostnames): {:?}",
+        mutations(&sim)
     );
+    // A hostname the project already has would be refused by the import: the dry run
+    // says so, unless the service asks to be re-imported.
+    let taken = expect_ok(&s.call(
+        "zerops_import",
+        json!({"content": "services:\n  - hostname: api\n    type: nodejs@22\n", "dryRun": true}),
+    ));
+    assert_eq!(taken["valid"], false, "{taken}");
+    assert_eq!(taken["hostnamesTaken"], json!(["api"]));
+    assert!(
+        taken["hint"].as_str().unwrap().contains("override"),
+        "{taken}"
+    );
+    let overridden = expect_ok(&s.call(
+        "zerops_import",
+        json!({"content": "services:\n  - hostname: api\n    type: nodejs@22\n    override: true\n", "dryRun": true}),
+    ));
+    assert_eq!(overridden["valid"], true, "{overridden}");
+    assert!(mutations(&sim).is_empty(), "{:?}", mutations(&sim));
     let has_project = expect_error(
         &s.call(
             "zerops_import",

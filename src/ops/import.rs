@@ -101,17 +101,49 @@ fn checked(content: &str, file: Option<&str>) -> Result<Report, PlatformError> {
     Ok(report)
 }
 
-/// A dry run: validation only, never the API.
-pub fn dry_run(content: &str, file: Option<&str>) -> Result<Value, PlatformError> {
+/// A dry run: validation, and, when `session` is given (a token works), a look at which
+/// hostnames the project already has; nothing is created.
+pub fn dry_run(
+    content: &str,
+    file: Option<&str>,
+    session: Option<&Session>,
+) -> Result<Value, PlatformError> {
     let report = checked(content, file)?;
     let services = validate::import_services(content).unwrap_or_default();
-    Ok(json!({
+    let mut result = json!({
         "dryRun": true,
         "valid": true,
         "services": services,
         "warnings": findings_json(&report.warnings),
         "hint": "Nothing was created. Call again without dryRun to import.",
-    }))
+    });
+    let Some(session) = session else {
+        result["note"] = json!(
+            "Checked offline only: without a working token the project's existing hostnames were not compared."
+        );
+        return Ok(result);
+    };
+    // A hostname still being deleted is waited for by the import, so it is not taken.
+    let existing: Vec<String> = project_services(session)?
+        .into_iter()
+        .filter(|s| s.status != "DELETING")
+        .map(|s| s.name)
+        .collect();
+    let taken: Vec<&str> = services
+        .iter()
+        .filter(|s| !s.overrides && existing.contains(&s.hostname))
+        .map(|s| s.hostname.as_str())
+        .collect();
+    if !taken.is_empty() {
+        result["valid"] = json!(false);
+        result["hostnamesTaken"] = json!(taken);
+        result["hint"] = json!(format!(
+            "The project already has {}: the import would refuse {} (serviceStackNameUnavailable). Pick other hostnames, delete those services first, or add override: true to re-import them.",
+            taken.join(", "),
+            if taken.len() == 1 { "it" } else { "them" }
+        ));
+    }
+    Ok(result)
 }
 
 /// How long to wait for hostnames that are still being deleted.
@@ -328,19 +360,28 @@ mod tests {
         let err = dry_run(
             "project:\n  name: x\nservices:\n  - hostname: a\n    type: go@1\n",
             None,
+            None,
         )
         .unwrap_err();
         assert_eq!(err.code, ErrorCode::ImportHasProject);
-        let err = dry_run("services:\n  - hostname: Bad\n    type: go@1\n", None).unwrap_err();
+        let err =
+            dry_run("services:\n  - hostname: Bad\n    type: go@1\n", None, None).unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidHostname);
         assert!(err.api_meta.is_some());
-        let err = dry_run("services:\n  - hostname: db\n    type: mongodb@7\n", None).unwrap_err();
+        let err = dry_run(
+            "services:\n  - hostname: db\n    type: mongodb@7\n",
+            None,
+            None,
+        )
+        .unwrap_err();
         assert_eq!(err.code, ErrorCode::UnknownType);
         let ok = dry_run(
             "services:\n  - hostname: db\n    type: postgresql@16\n    mode: NON_HA\n",
             None,
+            None,
         )
         .unwrap();
         assert_eq!(ok["services"][0]["hostname"], "db");
+        assert!(ok["note"].as_str().unwrap().contains("offline"), "{ok}");
     }
 }

@@ -13,14 +13,14 @@ pub fn tool(services: Arc<Services>) -> Tool {
     define(
         "zerops_import",
         "Import services",
-        "Create services in the current project from import.yml (content or filePath). Always validated first; a project: section is refused. \
-override: true on a service re-imports an existing hostname instead of failing (a runtime is redeployed). dryRun: true only validates. Reports every created service, every per-service error, and follows the creation processes.",
+        "Create services in the current project from import.yml (content or filePath), validated first; a project: section is refused. \
+override: true on a service re-imports an existing hostname (a runtime is redeployed). dryRun: true creates nothing; it also reports hostnames already taken. Reports every created service and per-service error, and follows the processes.",
         json_text!({
             "type": "object",
             "properties": {
                 "content": {"type": "string", "description": "The import YAML (a services: list, no project:)."},
                 "filePath": {"type": "string", "description": "Path of the import file, *.yml or *.yaml (instead of content)."},
-                "dryRun": {"type": "boolean", "default": false, "description": "Validate only; nothing is created."}
+                "dryRun": {"type": "boolean", "default": false, "description": "Validate only (plus, with a token, a check of existing hostnames); nothing is created."}
             },
             "additionalProperties": false
         }),
@@ -29,7 +29,8 @@ override: true on a service re-imports an existing hostname instead of failing (
             "properties": {
                 "dryRun": {"type": "boolean"}, "valid": {"type": "boolean"},
                 "services": {"type": "array"}, "processes": {"type": "array"},
-                "summary": {"type": "string"}, "warnings": {"type": "array"}
+                "summary": {"type": "string"}, "warnings": {"type": "array"},
+                "hostnamesTaken": {"type": "array", "items": {"type": "string"}}, "note": {"type": "string"}
             },
             "required": ["services"]
         }),
@@ -42,7 +43,9 @@ override: true on a service re-imports an existing hostname instead of failing (
             let result =
                 read_source(content.as_deref(), file.as_deref()).and_then(|(text, path)| {
                     if boolean(args, "dryRun") {
-                        dry_run(&text, path.as_deref())
+                        // Online when a token works: existing hostnames are compared too.
+                        let session = services.session().ok();
+                        dry_run(&text, path.as_deref(), session.as_deref())
                     } else {
                         let session = services.session()?;
                         import(

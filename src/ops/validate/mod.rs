@@ -42,6 +42,9 @@ pub struct ImportService {
     /// deploy. Managed services and storages never do.
     #[serde(skip)]
     pub awaits_code: bool,
+    /// `override: true`: an existing service of this hostname is re-imported, not refused.
+    #[serde(skip)]
+    pub overrides: bool,
 }
 
 /// G3: which format a text is when the caller does not say. A file name containing
@@ -344,6 +347,7 @@ pub fn import_services(content: &str) -> Result<Vec<ImportService>, Finding> {
                 .value_of("mode")
                 .and_then(Node::scalar_text)
                 .map(str::to_owned),
+            overrides: item.value_of("override").and_then(Node::as_bool) == Some(true),
             awaits_code: item.get("buildFromGit").is_none()
                 && catalog::family(catalog::split(service_type).name)
                     .is_none_or(|family| !family.kind.is_service()),
