@@ -667,6 +667,8 @@ fn a_deploy_reports_progress_and_scrubs_the_token_from_zcli_output() {
     env.retain(|(k, _)| k != "ZCP_POLL_FAST_MS");
     env.push(("ZCP_POLL_FAST_MS".into(), "200".into()));
     let mut s = Session::start(&env);
+    // The client listens to log messages: zcli's output comes as it is printed.
+    s.request("logging/setLevel", json!({"level": "info"}));
     let id = deploy_api(&mut s, work.path(), Some("deploy-progress"));
     wait_record(work.path());
     sim.push(API_ID, None, None, None).unwrap();
@@ -699,6 +701,20 @@ fn a_deploy_reports_progress_and_scrubs_the_token_from_zcli_output() {
     assert!(
         quiet >= Duration::from_millis(100),
         "only {quiet:?} of quiet"
+    );
+    let logged: Vec<Value> = s
+        .lines()
+        .into_iter()
+        .filter(|l| l.value["method"] == "notifications/message")
+        .map(|l| l.value["params"].clone())
+        .collect();
+    assert!(
+        logged.iter().any(|p| p["logger"] == "zcli"
+            && p["level"] == "info"
+            && p["data"]
+                .as_str()
+                .is_some_and(|d| d.starts_with("using token"))),
+        "{logged:?}"
     );
     let transcript = s.finish();
     assert!(

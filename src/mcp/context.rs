@@ -172,6 +172,13 @@ impl LogSink {
         LogSink { inner: None }
     }
 
+    /// Whether the client asked for log messages at `level` (or more verbose).
+    pub fn wants(&self, level: LogLevel) -> bool {
+        self.inner
+            .as_ref()
+            .is_some_and(|inner| level >= inner.threshold)
+    }
+
     /// Logs `data` under `logger` if `level` is at or above what the client asked for.
     pub fn log(&self, level: LogLevel, logger: &str, data: Value) -> bool {
         let Some(inner) = &self.inner else {

@@ -28,6 +28,7 @@ mod writer;
 
 pub use context::{LogSink, Progress, ToolContext};
 pub use framing::DEFAULT_MAX_LINE;
+pub use logging::LogLevel;
 pub use registry::{
     Annotations, ResourceContents, ResourceInfo, ResourceProvider, ResourceTemplate, Tool,
     ToolHandler, ToolOutput,

@@ -412,6 +412,8 @@ fn push_with_zcli(
     };
     let cancel = follow.cancel.clone();
     let mut progress = follow.progress.take();
+    let mut log = follow.log.take();
+    let token = session.info.token.clone();
     let mut last = 0.0;
     let outcome = zcli::run_with_ticks(
         &invocation,
@@ -430,8 +432,15 @@ fn push_with_zcli(
                 );
             }
         },
+        &mut |line| {
+            if let Some(log) = log.as_mut() {
+                // A line never holds half a token: scrubbing line by line is enough.
+                log(&crate::platform::http::scrub(line, &token));
+            }
+        },
     );
     follow.progress = progress;
+    follow.log = log;
     let outcome =
         outcome.map_err(|e| PlatformError::new(ErrorCode::ZcliNotFound, e.to_string()))?;
     let output_tail = crate::platform::http::scrub(&outcome.output_tail, &session.info.token);

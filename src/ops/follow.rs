@@ -15,7 +15,13 @@ pub struct Follow<'a> {
     pub config: PollConfig,
     pub cancel: &'a CancelToken,
     pub progress: Option<ProgressBox<'a>>,
+    /// Where a line of a long operation's own output goes as it happens (zcli's output
+    /// during a deploy), when the client listens.
+    pub log: Option<LogBox<'a>>,
 }
+
+/// A sink for output lines.
+pub type LogBox<'a> = Box<dyn FnMut(&str) + 'a>;
 
 impl<'a> Follow<'a> {
     pub fn new(
@@ -27,7 +33,14 @@ impl<'a> Follow<'a> {
             config,
             cancel,
             progress,
+            log: None,
         }
+    }
+
+    /// The same follow, with output lines sent to `log`.
+    pub fn with_log(mut self, log: Option<LogBox<'a>>) -> Follow<'a> {
+        self.log = log;
+        self
     }
 
     /// A poller for one follow.

@@ -73,13 +73,33 @@ pub struct Outcome {
 struct Tail {
     bytes: VecDeque<u8>,
     limit: usize,
+    /// Every byte ever pushed, counted: where a reader of new output left off.
+    pushed: u64,
 }
 
 impl Tail {
+    fn new(limit: usize) -> Tail {
+        Tail {
+            bytes: VecDeque::new(),
+            limit,
+            pushed: 0,
+        }
+    }
+
     fn push(&mut self, chunk: &[u8]) {
         self.bytes.extend(chunk);
+        self.pushed += chunk.len() as u64;
         let excess = self.bytes.len().saturating_sub(self.limit);
         self.bytes.drain(..excess);
+    }
+
+    /// The bytes pushed since `mark` that are still kept, the new mark, and whether some
+    /// bytes after `mark` were already dropped.
+    fn since(&self, mark: u64) -> (Vec<u8>, u64, bool) {
+        let kept_from = self.pushed - self.bytes.len() as u64;
+        let skip = usize::try_from(mark.saturating_sub(kept_from)).unwrap_or(usize::MAX);
+        let new = self.bytes.iter().skip(skip).copied().collect();
+        (new, self.pushed, mark < kept_from)
     }
 
     fn text(&self) -> String {
@@ -162,16 +182,24 @@ fn signal_group(_group: u32, _signal: Signal) {}
 
 /// Runs the child to completion (or until timeout or cancellation) and returns how it ended.
 pub fn run(invocation: &Invocation, cancel: &CancelToken) -> Result<Outcome, RunError> {
-    run_with_ticks(invocation, cancel, Duration::from_secs(3600), &mut |_| {})
+    run_with_ticks(
+        invocation,
+        cancel,
+        Duration::from_secs(3600),
+        &mut |_| {},
+        &mut |_| {},
+    )
 }
 
 /// Like [`run`], calling `on_tick` with the elapsed time about every `every` while the
-/// child runs (for progress reports).
+/// child runs (for progress reports), and `on_line` with each complete line of output as it
+/// arrives (stdout and stderr together; a line longer than the kept tail may lose its start).
 pub fn run_with_ticks(
     invocation: &Invocation,
     cancel: &CancelToken,
     every: Duration,
     on_tick: &mut dyn FnMut(Duration),
+    on_line: &mut dyn FnMut(&str),
 ) -> Result<Outcome, RunError> {
     let started = Instant::now();
     let mut command = Command::new(&invocation.program);
@@ -199,10 +227,8 @@ pub fn run_with_ticks(
     })?;
     let group = child.id();
     live_groups().push(group);
-    let tail = Arc::new(Mutex::new(Tail {
-        bytes: VecDeque::new(),
-        limit: OUTPUT_TAIL_BYTES,
-    }));
+    let tail = Arc::new(Mutex::new(Tail::new(OUTPUT_TAIL_BYTES)));
+    let mut lines = LineFeed::default();
     let readers: Vec<_> = [
         child
             .stdout
@@ -231,6 +257,7 @@ pub fn run_with_ticks(
                 break None;
             }
         }
+        lines.feed(&tail, on_line);
         if Instant::now() >= next_tick {
             on_tick(started.elapsed());
             next_tick += every;
@@ -253,6 +280,8 @@ pub fn run_with_ticks(
             std::thread::sleep(Duration::from_millis(10));
         }
     }
+    lines.feed(&tail, on_line);
+    lines.finish(on_line);
     let output_tail = tail.lock().map(|t| t.text()).unwrap_or_default();
     Ok(Outcome {
         exit_code: status.and_then(|s| s.code()),
@@ -279,6 +308,54 @@ fn terminate(child: &mut std::process::Child, group: u32) -> Option<std::process
     signal_group(group, Signal::Kill);
     let _ = child.kill();
     child.wait().ok()
+}
+
+/// Turns the tail's new bytes into complete lines, keeping a started line for later.
+#[derive(Default)]
+struct LineFeed {
+    mark: u64,
+    partial: Vec<u8>,
+    /// The line under way lost its start (the tail dropped it): skip to its end.
+    skipping: bool,
+}
+
+impl LineFeed {
+    fn feed(&mut self, tail: &Mutex<Tail>, on_line: &mut dyn FnMut(&str)) {
+        let Ok(tail) = tail.lock() else { return };
+        if tail.pushed == self.mark {
+            return;
+        }
+        let (mut new, mark, lost) = tail.since(self.mark);
+        drop(tail);
+        self.mark = mark;
+        if lost {
+            self.partial.clear();
+            self.skipping = true;
+        }
+        if self.skipping {
+            match new.iter().position(|b| *b == b'\n') {
+                Some(end) => {
+                    new.drain(..=end);
+                    self.skipping = false;
+                }
+                None => new.clear(),
+            }
+        }
+        self.partial.extend_from_slice(&new);
+        if let Some(end) = self.partial.iter().rposition(|b| *b == b'\n') {
+            let complete: Vec<u8> = self.partial.drain(..=end).collect();
+            for line in String::from_utf8_lossy(&complete).lines() {
+                on_line(line);
+            }
+        }
+    }
+
+    /// The last line, when the output did not end with a newline.
+    fn finish(&mut self, on_line: &mut dyn FnMut(&str)) {
+        if !self.partial.is_empty() {
+            on_line(&String::from_utf8_lossy(&std::mem::take(&mut self.partial)));
+        }
+    }
 }
 
 fn spawn_reader(
@@ -467,13 +544,40 @@ mod tests {
 
     #[test]
     fn tail_keeps_the_last_bytes() {
-        let mut tail = Tail {
-            bytes: VecDeque::new(),
-            limit: 5,
-        };
+        let mut tail = Tail::new(5);
         tail.push(b"abc");
         tail.push(b"defg");
         assert_eq!(tail.text(), "cdefg");
+    }
+
+    /// Output becomes lines as it arrives: a line split across reads comes out whole,
+    /// once; the end without a newline comes out at the finish.
+    #[test]
+    fn output_is_fed_as_whole_lines_once() {
+        let tail = Mutex::new(Tail::new(1024));
+        let mut feed = LineFeed::default();
+        let mut seen: Vec<String> = Vec::new();
+        let mut collect = |line: &str| seen.push(line.to_owned());
+        tail.lock().unwrap().push(b"one\ntw");
+        feed.feed(&tail, &mut collect);
+        feed.feed(&tail, &mut collect);
+        tail.lock().unwrap().push(b"o\r\nthree");
+        feed.feed(&tail, &mut collect);
+        feed.finish(&mut collect);
+        assert_eq!(seen, ["one", "two", "three"]);
+        // Bytes the tail already dropped are skipped, not repeated.
+        let small = Mutex::new(Tail::new(4));
+        let mut feed = LineFeed::default();
+        let mut seen: Vec<String> = Vec::new();
+        small.lock().unwrap().push(b"abcdef\ngh\n");
+        feed.feed(&small, &mut |line: &str| seen.push(line.to_owned()));
+        assert_eq!(seen, ["gh"]);
+        // A line longer than the tail is skipped whole, even across feeds.
+        small.lock().unwrap().push(b"klmnop");
+        feed.feed(&small, &mut |line: &str| seen.push(line.to_owned()));
+        small.lock().unwrap().push(b"q\nr\n");
+        feed.feed(&small, &mut |line: &str| seen.push(line.to_owned()));
+        assert_eq!(seen, ["gh", "r"]);
     }
 
     #[cfg(unix)]

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use crate::auth::{Authenticator, Session};
-use crate::mcp::{ToolContext, ToolOutput};
-use crate::ops::follow::{Follow, ProgressBox};
+use crate::mcp::{LogLevel, ToolContext, ToolOutput};
+use crate::ops::follow::{Follow, LogBox, ProgressBox};
 use crate::ops::progress::PollConfig;
 use crate::platform::PlatformError;
 use crate::sim::SimHandle;
@@ -75,7 +75,15 @@ pub fn follow<'a>(ctx: &'a ToolContext, poll: PollConfig) -> Follow<'a> {
     } else {
         None
     };
-    Follow::new(poll, &ctx.cancel, progress)
+    // A long operation's own output (zcli's, during a deploy) as info log messages, for a
+    // client that asked for them with logging/setLevel.
+    let log: Option<LogBox<'a>> = ctx.log.wants(LogLevel::Info).then(|| {
+        let sink = ctx.log.clone();
+        Box::new(move |line: &str| {
+            sink.log(LogLevel::Info, "zcli", Value::String(line.to_owned()));
+        }) as LogBox<'a>
+    });
+    Follow::new(poll, &ctx.cancel, progress).with_log(log)
 }
 
 /// A string argument, trimmed; `None` when absent or empty.
