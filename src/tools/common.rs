@@ -119,24 +119,26 @@ pub fn strings(args: &Value, name: &str) -> Vec<String> {
 
 const GENERIC_FIX: &str = "Fix the named arguments and call again; the tool's input schema lists every parameter, its type and allowed values.";
 
+/// The arguments of zerops_manage that only `scale` reads.
+pub const SCALING_FIELDS: [&str; 10] = [
+    "cpuMode",
+    "minCpu",
+    "maxCpu",
+    "minRam",
+    "maxRam",
+    "minDisk",
+    "maxDisk",
+    "minContainers",
+    "maxContainers",
+    "startContainers",
+];
+
 /// Tool-argument failures as JSON, with the domain code where one fits.
 pub fn argument_error(tool: &str, err: &crate::mcp::schema::ArgumentError) -> ToolOutput {
-    const SCALING: [&str; 10] = [
-        "cpuMode",
-        "minCpu",
-        "maxCpu",
-        "minRam",
-        "maxRam",
-        "minDisk",
-        "maxDisk",
-        "minContainers",
-        "maxContainers",
-        "startContainers",
-    ];
     let only = |names: &[&str]| {
         !err.fields.is_empty() && err.fields.iter().all(|f| names.contains(&f.as_str()))
     };
-    let (code, suggestion) = if tool == "zerops_manage" && only(&SCALING) {
+    let (code, suggestion) = if tool == "zerops_manage" && only(&SCALING_FIELDS) {
         ("INVALID_SCALING", GENERIC_FIX)
     } else if only(&["serviceHostname"]) {
         // Missing or empty: the PRD's own code for "which service?".

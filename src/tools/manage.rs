@@ -8,23 +8,9 @@ use crate::mcp::Tool;
 use crate::ops::manage::{Lifecycle, ScaleRequest, lifecycle, scale};
 use crate::platform::PlatformError;
 
-use super::common::{Services, follow, number, respond, string};
+use super::common::{SCALING_FIELDS, Services, follow, number, respond, string};
 use super::output::Keep;
 use super::spec::{CHANGES_IDEMPOTENT, define};
-
-/// The arguments only `scale` reads.
-const SCALING_FIELDS: [&str; 10] = [
-    "cpuMode",
-    "minCpu",
-    "maxCpu",
-    "minRam",
-    "maxRam",
-    "minDisk",
-    "maxDisk",
-    "minContainers",
-    "maxContainers",
-    "startContainers",
-];
 
 pub fn tool(services: Arc<Services>) -> Tool {
     let int = |d: &str| json!({"type": "integer", "minimum": 1, "description": d});
