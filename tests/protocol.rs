@@ -242,6 +242,36 @@ fn reply_order(workers: &str) -> Vec<i64> {
         .collect()
 }
 
+/// A call cancelled while it waits for a worker never runs: here the queued call would
+/// panic (and say so on stderr) if it ever started.
+#[test]
+fn a_call_cancelled_while_queued_never_runs() {
+    let mut steps = init();
+    steps.push(slow_call(1, 400, 1));
+    steps.push(Step::Send(
+        b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"test_panic\",\"arguments\":{}}}\n".to_vec(),
+    ));
+    steps.push(Step::Send(
+        b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":2}}\n".to_vec(),
+    ));
+    steps.push(Step::AwaitId(1));
+    // The next call runs on the same, only worker: after it, the queue is behind us.
+    steps.push(slow_call(3, 1, 1));
+    steps.push(Step::AwaitId(3));
+    let mut env = ENGINE_TEST_ENV.to_vec();
+    env.push(("ZCP_WORKERS", "1"));
+    let run = run_script(&steps, &env, Duration::from_secs(10));
+    assert!(
+        !run.stderr_text().contains("test_panic was called"),
+        "the cancelled call ran:\n{}",
+        run.stderr_text()
+    );
+    assert!(
+        run.lines().iter().all(|l| l["id"] != 2),
+        "no reply for id 2"
+    );
+}
+
 #[test]
 fn zcp_workers_sets_the_pool_size() {
     // One worker: the quick call waits for the slow one. The default pool: it overtakes.

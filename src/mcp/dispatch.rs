@@ -79,6 +79,13 @@ impl Shared {
             let state = self.inflight.register(&request.id);
             let shared = self.clone();
             self.pool.execute_sized(bytes, move || {
+                // Cancelled while it waited for a worker: it never starts, so nothing the
+                // client gave up on can still change anything.
+                if !state.is_open() {
+                    state.finish();
+                    shared.inflight.remove(&request.id, &state);
+                    return;
+                }
                 let reply = shared.execute(&request, &state);
                 shared.deliver(&request.id, &state, reply);
             });
