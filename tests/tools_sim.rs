@@ -786,6 +786,73 @@ fn a_subdomain_change_still_running_is_not_reported_done() {
     );
 }
 
+/// A process canceled while a tool follows it (by zerops_process here; the GUI or another
+/// client alike) is not reported as done: subdomain, restart and delete all say it was
+/// canceled, as an error.
+#[test]
+fn a_followed_process_that_is_canceled_is_an_error_not_a_success() {
+    let sim = start_sim(SimConfig {
+        process_duration: Duration::from_secs(3),
+        ..SimConfig::default()
+    });
+    let mut s = Session::start(&sim_env(&sim));
+    for (tool, args, action) in [
+        (
+            "zerops_subdomain",
+            json!({"action": "enable", "serviceHostname": "web"}),
+            "stack.enableSubdomainAccess",
+        ),
+        (
+            "zerops_manage",
+            json!({"action": "restart", "serviceHostname": "api"}),
+            "stack.restart",
+        ),
+        (
+            "zerops_delete",
+            json!({"serviceHostname": "cache", "confirm": true}),
+            "stack.delete",
+        ),
+    ] {
+        let before: Vec<String> =
+            sim.with_state(|st| st.processes.iter().map(|p| p.id.clone()).collect());
+        let call = s.start_call(tool, args, Some("p"));
+        // Its process, once the tool has started it.
+        let started = Instant::now();
+        let process = loop {
+            let found = sim.with_state(|st| {
+                st.processes
+                    .iter()
+                    .find(|p| p.action == action && !before.contains(&p.id))
+                    .map(|p| p.id.clone())
+            });
+            if let Some(id) = found {
+                break id;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(5),
+                "{tool}: no process"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let canceled = expect_ok(&s.call(
+            "zerops_process",
+            json!({"action": "cancel", "processId": process}),
+        ));
+        assert_eq!(canceled["status"], "CANCELED", "{canceled}");
+        let answer = s.result(call);
+        let err = expect_error(&answer, "PROCESS_FAILED");
+        assert!(
+            err["error"].as_str().unwrap().contains("was canceled"),
+            "{tool}: {err}"
+        );
+        assert_eq!(err["failReason"], "canceled", "{tool}: {err}");
+        assert!(
+            answer.to_string().find("https://").is_none(),
+            "{tool}: {answer}"
+        );
+    }
+}
+
 #[test]
 fn subdomain_enable_and_disable_are_idempotent() {
     let sim = fast_sim();

@@ -223,10 +223,16 @@ pub fn process_json(process: &Process) -> Value {
     Value::Object(map)
 }
 
-/// A followed process that ended FAILED is an error, not a result with a status to spot:
-/// agents act on `isError`. The fail reason and process id travel with it.
+/// A followed process that ended FAILED or CANCELED is an error, not a result with a
+/// status to spot: agents act on `isError`. The fail reason and process id travel with it.
 pub fn fail_if_failed(process: &Process, ending: Ending, what: &str) -> Result<(), PlatformError> {
-    if ending != Ending::Finished || process.status != "FAILED" {
+    if ending != Ending::Finished {
+        return Ok(());
+    }
+    if process.status == "CANCELED" {
+        return Err(canceled(process, what));
+    }
+    if process.status != "FAILED" {
         return Ok(());
     }
     let reason = process.fail_reason.as_deref().unwrap_or("no reason given");
@@ -236,6 +242,18 @@ pub fn fail_if_failed(process: &Process, ending: Ending, what: &str) -> Result<(
     );
     err.fail_reason = process.fail_reason.clone();
     Err(err)
+}
+
+/// The error for a process canceled before it finished (by zerops_process, the GUI or
+/// another client): what was asked may not have happened.
+pub fn canceled(process: &Process, what: &str) -> PlatformError {
+    let mut err = PlatformError::new(
+        ErrorCode::ProcessFailed,
+        format!("{what} was canceled before it finished (process {})", process.id),
+    )
+    .with_suggestion("It may not have taken effect: check with zerops_discover, and run it again if it is still wanted.");
+    err.fail_reason = Some("canceled".into());
+    err
 }
 
 /// A followed process with how the follow ended and what to do next.

@@ -255,8 +255,12 @@ pub fn import(
         .filter(|(p, e)| *e == Ending::Finished && p.status == "FINISHED")
         .count();
     let process_failed = done.iter().filter(|(p, _)| p.status == "FAILED").count();
+    let canceled = done
+        .iter()
+        .filter(|(p, e)| *e == Ending::Finished && p.status == "CANCELED")
+        .count();
     let running = done.iter().filter(|(_, e)| *e != Ending::Finished).count();
-    let summary = if failed == 0 && process_failed == 0 && running == 0 {
+    let summary = if failed == 0 && process_failed == 0 && canceled == 0 && running == 0 {
         format!(
             "All {} services created; all {} processes finished",
             services.len(),
@@ -264,7 +268,7 @@ pub fn import(
         )
     } else {
         format!(
-            "{} of {} services created ({failed} refused); processes: {finished_ok} finished, {process_failed} failed, {running} still running",
+            "{} of {} services created ({failed} refused); processes: {finished_ok} finished, {process_failed} failed, {canceled} canceled, {running} still running",
             services.len() - failed,
             services.len()
         )

@@ -17,7 +17,7 @@ use crate::platform::{ErrorCode, PlatformError, Process, ServiceStack};
 
 use super::discover::subdomain_url;
 use super::follow::{Follow, follow_process};
-use super::helpers::{data_service_kind, followed_json, resolve_service};
+use super::helpers::{canceled, data_service_kind, followed_json, resolve_service};
 use super::progress::Ending;
 
 /// Waits between retries of a `noSubdomainPorts` refusal.
@@ -147,6 +147,20 @@ pub fn set(
         return Ok(result);
     }
     result["status"] = json!(if enable { "enabled" } else { "disabled" });
+    if done.status == "CANCELED" {
+        // Judged by the state as well: a cancel that came too late changed nothing.
+        let now = session.client.get_service(&service.id)?;
+        if now.subdomain_access != enable {
+            return Err(canceled(
+                &done,
+                &format!(
+                    "{} the subdomain of '{}'",
+                    if enable { "Enabling" } else { "Disabling" },
+                    service.name
+                ),
+            ));
+        }
+    }
     if done.status == "FAILED" {
         // A race with another enable: judge by the state, keep the reason as a warning.
         let now = session.client.get_service(&service.id)?;
