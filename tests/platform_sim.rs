@@ -280,10 +280,11 @@ fn service_and_project_variables() {
             .iter()
             .any(|v| v.key == "NEW_KEY")
     );
-    assert_eq!(
-        c.delete_user_data(&id).unwrap_err().code,
-        ErrorCode::ServiceNotFound
-    );
+    // Gone already (another change, say): not a missing service, and the advice is to
+    // re-read.
+    let gone = c.delete_user_data(&id).unwrap_err();
+    assert_eq!(gone.code, ErrorCode::ApiError);
+    assert!(gone.suggestion.contains("zerops_env get"), "{gone:?}");
 
     let project_vars = c.get_project_env(DEMO_PROJECT_ID).unwrap();
     assert!(project_vars.iter().any(|v| v.key == "APP_ENV"));

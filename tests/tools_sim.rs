@@ -743,6 +743,18 @@ fn delete_needs_confirmation_and_then_removes_the_service() {
     ));
     assert_eq!(again["status"], "already_deleting", "{again}");
     assert_eq!(mutations(&sim).len(), before, "{:?}", mutations(&sim));
+    // Nor is a service being deleted restarted or scaled.
+    for args in [
+        json!({"action": "restart", "serviceHostname": "api"}),
+        json!({"action": "scale", "serviceHostname": "api", "maxRam": 4}),
+    ] {
+        let refused = expect_error(&s.call("zerops_manage", args), "INVALID_USAGE");
+        assert!(
+            refused["error"].as_str().unwrap().contains("being deleted"),
+            "{refused}"
+        );
+    }
+    assert_eq!(mutations(&sim).len(), before, "{:?}", mutations(&sim));
     let gone = sim.with_state(|st| {
         st.tick(Instant::now());
         !st.services.iter().any(|x| x.id == WEB_ID)

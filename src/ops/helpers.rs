@@ -90,6 +90,21 @@ pub fn resolve_service(session: &Session, hostname: &str) -> Result<ServiceStack
     find_service(services, hostname)
 }
 
+/// A service being deleted takes no other change: the platform would accept it and run it
+/// on a service that is about to disappear.
+pub fn refuse_if_deleting(service: &ServiceStack, what: &str) -> Result<(), PlatformError> {
+    if service.status != "DELETING" {
+        return Ok(());
+    }
+    Err(PlatformError::new(
+        ErrorCode::InvalidUsage,
+        format!("'{}' is being deleted: cannot {what} it", service.name),
+    )
+    .with_suggestion(
+        "zerops_discover shows when it is gone; import it again if it is still needed.",
+    ))
+}
+
 /// "a managed", "an object storage", "a shared storage": the kind of a service that holds
 /// data rather than runs code (and so takes no deploy and no public subdomain), by its API
 /// category; `None` for runtimes and for a category the API did not send.

@@ -15,7 +15,7 @@ use crate::platform::{
 };
 
 use super::follow::{Follow, follow_process};
-use super::helpers::{fail_if_failed, followed_json, resolve_service};
+use super::helpers::{fail_if_failed, followed_json, refuse_if_deleting, resolve_service};
 
 /// What the caller asked to scale to.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -177,6 +177,66 @@ impl ScaleRequest {
         Ok(())
     }
 
+    /// The request with each min or max given alone joined by its partner's current
+    /// value (the one it was checked against): two scalings at once then leave a pair
+    /// that was checked together, whichever lands last.
+    fn with_current_partners(&self, current: &Autoscaling) -> ScaleRequest {
+        let vertical = current.vertical_autoscaling.as_ref();
+        let low = vertical.and_then(|v| v.min_resource.as_ref());
+        let high = vertical.and_then(|v| v.max_resource.as_ref());
+        let horizontal = current.horizontal_autoscaling.as_ref();
+        let pair = |min: Option<f64>,
+                    max: Option<f64>,
+                    now_min: Option<f64>,
+                    now_max: Option<f64>| {
+            match (min, max) {
+                (Some(_), None) => (min, now_max),
+                (None, Some(_)) => (now_min, max),
+                _ => (min, max),
+            }
+        };
+        let (min_cpu, max_cpu) = pair(
+            self.min_cpu,
+            self.max_cpu,
+            low.and_then(|r| r.cpu_core_count),
+            high.and_then(|r| r.cpu_core_count),
+        );
+        let (min_ram, max_ram) = pair(
+            self.min_ram,
+            self.max_ram,
+            low.and_then(|r| r.memory_gbytes),
+            high.and_then(|r| r.memory_gbytes),
+        );
+        let (min_disk, max_disk) = pair(
+            self.min_disk,
+            self.max_disk,
+            low.and_then(|r| r.disk_gbytes),
+            high.and_then(|r| r.disk_gbytes),
+        );
+        let (min_containers, max_containers) = pair(
+            self.min_containers,
+            self.max_containers,
+            horizontal
+                .and_then(|h| h.min_container_count)
+                .map(f64::from),
+            horizontal
+                .and_then(|h| h.max_container_count)
+                .map(f64::from),
+        );
+        ScaleRequest {
+            cpu_mode: self.cpu_mode.clone(),
+            min_cpu,
+            max_cpu,
+            min_ram,
+            max_ram,
+            min_disk,
+            max_disk,
+            min_containers,
+            max_containers,
+            start_containers: self.start_containers,
+        }
+    }
+
     fn has_horizontal(&self) -> bool {
         self.min_containers.is_some() || self.max_containers.is_some()
     }
@@ -231,19 +291,22 @@ pub fn lifecycle(
     action: Lifecycle,
     follow: &mut Follow<'_>,
 ) -> Result<Value, PlatformError> {
-    let service = resolve_service(session, hostname)?;
+    let listed = resolve_service(session, hostname)?;
+    // Fresh, not from the lagging listing: a delete may have begun a moment ago.
+    let service = session.client.get_service(&listed.id)?;
+    let (verb, doing) = match action {
+        Lifecycle::Start => ("start", "Starting"),
+        Lifecycle::Stop => ("stop", "Stopping"),
+        Lifecycle::Restart => ("restart", "Restarting"),
+    };
+    refuse_if_deleting(&service, verb)?;
     let process = match action {
         Lifecycle::Start => session.client.start_service(&service.id)?,
         Lifecycle::Stop => session.client.stop_service(&service.id)?,
         Lifecycle::Restart => session.client.restart_service(&service.id)?,
     };
     let (done, ending) = follow_process(session.client.as_ref(), process, follow)?;
-    let verb = match action {
-        Lifecycle::Start => "Starting",
-        Lifecycle::Stop => "Stopping",
-        Lifecycle::Restart => "Restarting",
-    };
-    fail_if_failed(&done, ending, &format!("{verb} '{}'", service.name))?;
+    fail_if_failed(&done, ending, &format!("{doing} '{}'", service.name))?;
     Ok(json!({
         "serviceHostname": service.name,
         "serviceId": service.id,
@@ -262,6 +325,7 @@ pub fn scale(
     let listed = resolve_service(session, hostname)?;
     // Fresh data: the mode must be the current one.
     let service = session.client.get_service(&listed.id)?;
+    refuse_if_deleting(&service, "scale")?;
     let category = service.type_info.category.as_str();
     if category == "OBJECT_STORAGE" {
         return Err(scaling_error(format!(
@@ -284,15 +348,19 @@ pub fn scale(
             "Drop minContainers/maxContainers; scale CPU, RAM or disk (minCpu, maxRam, ...) instead.",
         ));
     }
-    if let Some(current) = service
+    let current = service
         .custom_autoscaling
         .as_ref()
-        .or(service.current_autoscaling.as_ref())
-    {
-        request.check_against(current)?;
-    }
+        .or(service.current_autoscaling.as_ref());
+    let sent = match current {
+        Some(current) => {
+            request.check_against(current)?;
+            request.with_current_partners(current)
+        }
+        None => request.clone(),
+    };
     let mode = service.mode.clone().unwrap_or_else(|| "NON_HA".into());
-    let params = request.to_params(&mode);
+    let params = sent.to_params(&mode);
     let mut warnings = Vec::new();
     if request.start_containers.is_some() {
         warnings.push(
@@ -388,6 +456,22 @@ mod tests {
         ] {
             assert!(fine.check_against(&current).is_ok(), "{fine:?}");
         }
+        // What is sent: a value alone goes with its partner's current value, nothing else.
+        let sent = ScaleRequest {
+            min_ram: Some(3.0),
+            max_containers: Some(2.0),
+            ..Default::default()
+        }
+        .with_current_partners(&current);
+        assert_eq!((sent.min_ram, sent.max_ram), (Some(3.0), Some(4.0)));
+        assert_eq!(
+            (sent.min_containers, sent.max_containers),
+            (Some(1.0), Some(2.0))
+        );
+        assert_eq!(
+            (sent.min_cpu, sent.max_cpu, sent.min_disk),
+            (None, None, None)
+        );
     }
 
     #[test]

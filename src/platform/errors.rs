@@ -361,6 +361,9 @@ pub fn map_failure(failure: Failure, subject: Subject, endpoint: &str) -> Platfo
                 err.suggestion =
                     "The API rejected the request; apiMeta names the fields and reasons.".into();
             }
+            if api_code.as_deref().is_some_and(is_env_race) {
+                err.suggestion = "The variables changed while this call ran (another change at the same time): read them again with zerops_env get, then retry what is still needed.".into();
+            }
             err.api_code = api_code.filter(|c| !c.is_empty());
             err.api_meta = api_meta.filter(|m| !m.is_null());
             err.http_status = Some(status);
@@ -368,6 +371,17 @@ pub fn map_failure(failure: Failure, subject: Subject, endpoint: &str) -> Platfo
             err
         }
     }
+}
+
+/// API codes of a variable that another change created or removed in the meantime.
+fn is_env_race(api_code: &str) -> bool {
+    matches!(
+        api_code,
+        "userDataDuplicateKey"
+            | "projectEnvDuplicateKey"
+            | "userDataNotFound"
+            | "projectEnvNotFound"
+    )
 }
 
 /// First matching row wins (spec zerops-api.md §3.4).
@@ -381,6 +395,8 @@ fn classify_status(status: u16, api_code: Option<&str>, subject: Subject) -> Err
         429 => ErrorCode::ApiRateLimited,
         s if s >= 500 => ErrorCode::ApiError,
         404 if subject == Subject::Process => ErrorCode::ProcessNotFound,
+        // A variable gone between reading and changing it: not a missing service.
+        404 if is_env_race(api) => ErrorCode::ApiError,
         404 => ErrorCode::ServiceNotFound,
         _ if matches!(
             api,
@@ -500,6 +516,17 @@ mod tests {
                 status(404, Some("processNotFound")),
                 Subject::Process,
                 ErrorCode::ProcessNotFound,
+            ),
+            // A variable another change removed or created in the meantime.
+            (
+                status(404, Some("userDataNotFound")),
+                Subject::Env,
+                ErrorCode::ApiError,
+            ),
+            (
+                status(400, Some("projectEnvDuplicateKey")),
+                Subject::Env,
+                ErrorCode::ApiError,
             ),
             (
                 status(404, Some("serviceStackNotFound")),
@@ -623,6 +650,9 @@ mod tests {
             let err = map_failure(failure, subject, "GET /x");
             assert_eq!(err.code, expected, "{shown}");
             assert!(err.message.contains("GET /x"), "{shown}: {}", err.message);
+            if shown.contains("userDataNotFound") || shown.contains("DuplicateKey") {
+                assert!(err.suggestion.contains("zerops_env get"), "{shown}");
+            }
         }
     }
 
