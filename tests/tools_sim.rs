@@ -310,6 +310,23 @@ fn env_set_get_delete_on_a_service(config: SimConfig) {
 }
 
 #[test]
+fn deleting_an_unknown_variable_lists_only_the_ones_that_could_be_deleted() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let err = expect_error(
+        &s.call(
+            "zerops_env",
+            json!({"action": "delete", "serviceHostname": "api", "variables": ["NOPE"]}),
+        ),
+        "INVALID_PARAMETER",
+    );
+    let suggestion = err["suggestion"].as_str().unwrap();
+    assert!(suggestion.contains("NODE_ENV"), "{suggestion}");
+    // Platform variables (hostname, ...) cannot be deleted, so they are not offered.
+    assert!(!suggestion.contains("hostname"), "{suggestion}");
+}
+
+#[test]
 fn env_service_level_set_get_delete() {
     env_set_get_delete_on_a_service(SimConfig {
         process_duration: Duration::from_millis(150),

@@ -296,14 +296,19 @@ pub fn delete(
             }
             Some(var) => targets.push(var.clone()),
             None => {
-                let mut existing: Vec<&str> = current.iter().map(|v| v.key.as_str()).collect();
+                // Only what could be deleted: platform variables cannot.
+                let mut existing: Vec<&str> = current
+                    .iter()
+                    .filter(|v| !is_platform(v))
+                    .map(|v| v.key.as_str())
+                    .collect();
                 crate::order::sort(&mut existing);
                 return Err(PlatformError::new(
                     ErrorCode::InvalidParameter,
                     format!("Environment variable '{key}' not found"),
                 )
                 .with_suggestion(format!(
-                    "Existing variables: {}",
+                    "Variables of yours that exist: {}",
                     if existing.is_empty() {
                         "(none)".into()
                     } else {

@@ -138,7 +138,7 @@ pub fn dry_run(
         result["valid"] = json!(false);
         result["hostnamesTaken"] = json!(taken);
         result["hint"] = json!(format!(
-            "The project already has {}: the import would refuse {} (serviceStackNameUnavailable). Pick other hostnames, delete those services first, or add override: true to re-import them.",
+            "The project already has {}: the import would refuse {} (serviceStackNameUnavailable). Pick other hostnames, delete those services first, or add `override: true` to those services in the YAML to re-import them.",
             taken.join(", "),
             if taken.len() == 1 { "it" } else { "them" }
         ));
