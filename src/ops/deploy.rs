@@ -421,9 +421,7 @@ fn push_with_zcli(
         follow.config.fast_interval.max(Duration::from_secs(1)),
         &mut |elapsed| {
             if let Some(report) = progress.as_mut() {
-                let value = (elapsed.as_secs_f64() / timeout.as_secs_f64().max(1.0) * 100.0)
-                    .min(99.0)
-                    .max(last + 0.001);
+                let value = super::progress::eased_percent(elapsed, timeout).max(last + 0.001);
                 last = value;
                 report(
                     value,

@@ -81,6 +81,16 @@ pub fn process_in_progress(status: &str) -> bool {
     )
 }
 
+/// How far along (0-99, of 100) work of unknown length looks after `elapsed`, when it may
+/// take up to `limit`: quick at first and slower later (a tenth of `limit` reads as 63%),
+/// so a client's progress bar moves for a four-second restart and for a long build alike.
+/// Never 100: only the answer says the work is done.
+pub fn eased_percent(elapsed: Duration, limit: Duration) -> f64 {
+    let scale = (limit.as_secs_f64() / 10.0).max(0.001);
+    let value = 100.0 * (1.0 - (-elapsed.as_secs_f64() / scale).exp());
+    ((value * 1000.0).round() / 1000.0).min(99.0)
+}
+
 /// Receives progress: `(progress, total, message)`, progress strictly increasing.
 pub type ProgressFn<'a> = &'a mut dyn FnMut(f64, f64, &str);
 
@@ -161,9 +171,7 @@ impl<'a> Poller<'a> {
             return Next::OutOfTime;
         }
         if let Some(report) = self.progress.as_mut() {
-            let fraction = elapsed.as_secs_f64() / self.config.max_wait.as_secs_f64().max(0.001);
-            let mut value = (fraction * 100.0 * 1000.0).round() / 1000.0;
-            value = value.min(99.0);
+            let mut value = eased_percent(elapsed, self.config.max_wait);
             if value <= self.last_reported {
                 value = self.last_reported + 0.001;
             }
@@ -248,6 +256,17 @@ mod tests {
             &CancelToken::new(),
         );
         assert_eq!((ending, polls), (Ending::Finished, 4));
+    }
+
+    #[test]
+    fn eased_progress_moves_early_and_never_reaches_the_end() {
+        let limit = Duration::from_secs(600);
+        let at = |secs: u64| eased_percent(Duration::from_secs(secs), limit);
+        assert!(at(4) > 5.0, "a short restart moves the bar: {}", at(4));
+        assert!((62.0..64.0).contains(&at(60)), "{}", at(60));
+        let values: Vec<f64> = [0, 1, 4, 30, 60, 300, 600, 6000].map(at).to_vec();
+        assert!(values.windows(2).all(|w| w[0] <= w[1]), "{values:?}");
+        assert!(values.iter().all(|v| *v < 100.0), "{values:?}");
     }
 
     #[test]
