@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use zcp::auth::{self, CredentialSource, Credentials};
-use zcp::platform::errors::ErrorCode;
+use zcp::platform::errors::{ErrorCode, PlatformError};
 use zcp::platform::{
     Autoscaling, AutoscalingParams, Client, HorizontalAutoscaling, HttpLogFetcher, LogFetchParams,
     LogFetcher, ZeropsClient,
@@ -211,6 +211,81 @@ fn a_canceled_process_keeps_its_times() {
         (read.started.as_ref(), read.finished.as_ref()),
         (Some(&started), Some(&finished))
     );
+}
+
+/// A canceled lifecycle process never did its work: the service goes back to the status it
+/// had before (not the transitional one the process showed), and stays there once the
+/// process would have ended.
+#[test]
+fn a_canceled_process_puts_the_service_back() {
+    let config = SimConfig {
+        process_duration: Duration::from_secs(2),
+        ..SimConfig::default()
+    };
+    let sim = sim::start(config, demo::seed()).unwrap();
+    let c = client(&sim, demo::DEMO_TOKEN);
+    let status = |id: &str| c.get_service(id).unwrap().status;
+    sim.with_state(|s| {
+        if let Some(web) = s.services.iter_mut().find(|x| x.id == WEB_ID) {
+            web.status = "STOPPED".into();
+        }
+    });
+    type Action = fn(&ZeropsClient, &str) -> Result<zcp::platform::Process, PlatformError>;
+    let cases: [(Action, &str, &str, &str); 4] = [
+        (ZeropsClient::stop_service, API_ID, "STOPPING", "ACTIVE"),
+        (
+            ZeropsClient::restart_service,
+            API_ID,
+            "RESTARTING",
+            "ACTIVE",
+        ),
+        (ZeropsClient::delete_service, API_ID, "DELETING", "ACTIVE"),
+        (ZeropsClient::start_service, WEB_ID, "STARTING", "STOPPED"),
+    ];
+    for (act, service, transitional, before) in cases {
+        let process = act(&c, service).unwrap();
+        let action = &process.action_name;
+        assert_eq!(status(service), transitional, "{action}");
+        assert_eq!(c.cancel_process(&process.id).unwrap().status, "CANCELED");
+        assert_eq!(status(service), before, "{action} canceled");
+    }
+    std::thread::sleep(Duration::from_millis(2300)); // past where each would have ended
+    assert_eq!(
+        status(API_ID),
+        "ACTIVE",
+        "not stopped, restarted or deleted"
+    );
+    assert_eq!(status(WEB_ID), "STOPPED", "not started");
+}
+
+/// A canceled import leaves no half-created service behind: the service did not exist
+/// before, so it is gone again and its hostname can be imported anew.
+#[test]
+fn a_canceled_import_takes_the_half_created_service_away() {
+    let config = SimConfig {
+        process_duration: Duration::from_secs(2),
+        ..SimConfig::default()
+    };
+    let sim = sim::start(config, demo::seed()).unwrap();
+    let c = client(&sim, demo::DEMO_TOKEN);
+    let yaml = "services:\n  - hostname: queue\n    type: nats@2.10\n    mode: NON_HA\n";
+    let result = c.import_services(DEMO_PROJECT_ID, yaml).unwrap();
+    let queue = &result.service_stacks[0];
+    assert_eq!(c.get_service(&queue.id).unwrap().status, "CREATING");
+    let canceled = c.cancel_process(&queue.processes[0].id).unwrap();
+    assert_eq!(canceled.status, "CANCELED");
+    assert_eq!(
+        c.get_service(&queue.id).unwrap_err().code,
+        ErrorCode::ServiceNotFound
+    );
+    assert!(
+        !c.list_services(DEMO_PROJECT_ID)
+            .unwrap()
+            .iter()
+            .any(|s| s.name == "queue")
+    );
+    let again = c.import_services(DEMO_PROJECT_ID, yaml).unwrap();
+    assert!(again.service_stacks[0].error.is_none(), "{again:?}");
 }
 
 #[test]

@@ -1031,6 +1031,7 @@ fn long_process(sim: &SimHandle, id: &str) {
             duration: Duration::from_secs(120),
             failure: None,
             effect: Effect::None,
+            on_cancel: Effect::None,
             canceled_at: None,
             applied: false,
             created_by: "test".into(),

@@ -122,6 +122,7 @@ fn history(
         duration: Duration::from_secs(20),
         failure: failure.map(str::to_owned),
         effect: Effect::None,
+        on_cancel: Effect::None,
         canceled_at: None,
         applied: true,
         created_by: "Ada Lovelace".into(),

@@ -70,7 +70,8 @@ pub struct ServiceRec {
     pub created: String,
 }
 
-/// What happens to the platform when a process finishes successfully.
+/// What happens to the platform when a process finishes successfully, or what puts it
+/// back when the process is canceled (see [`ProcessRec::on_cancel`]).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
     None,
@@ -107,6 +108,10 @@ pub struct ProcessRec {
     /// `None` = finishes; `Some(reason)` = fails with it.
     pub failure: Option<String>,
     pub effect: Effect,
+    /// Applied instead of `effect` when the process is canceled: a canceled process never
+    /// did its work, so whatever it changed up front (a transitional service status, a
+    /// half-created service, a build in progress) must not be left hanging.
+    pub on_cancel: Effect,
     /// When it was canceled: its clock stops there (that is its `finished` time).
     pub canceled_at: Option<Instant>,
     pub applied: bool,
@@ -489,6 +494,7 @@ mod tests {
             duration,
             failure: None,
             effect: Effect::None,
+            on_cancel: Effect::None,
             canceled_at: None,
             applied: false,
             created_by: String::new(),

@@ -198,6 +198,14 @@ impl State {
                 None,
                 duration,
             );
+            // The service did not exist before its import: a canceled import takes the
+            // half-created service away again (its hostname free for the next try).
+            self.on_cancel(
+                p,
+                Effect::RemoveService {
+                    service: new_id.clone(),
+                },
+            );
             out.push(json!({ "id": new_id, "name": host, "error": null, "processes": [self.process_json(p, now)] }));
         }
         Ok(ok(

@@ -171,7 +171,8 @@ impl State {
             .unwrap_or_default()
     }
 
-    /// Applies the effects of processes that have finished by `now`.
+    /// Applies the effects of processes that have finished by `now`, and puts back what
+    /// canceled ones had changed up front. A failed process changes nothing.
     pub fn tick(&mut self, now: Instant) {
         let due: Vec<usize> = self
             .processes
@@ -182,25 +183,34 @@ impl State {
             .collect();
         for index in due {
             self.processes[index].applied = true;
-            let process = self.processes[index].clone();
-            if process.is_canceled() || process.failure.is_some() {
+            let process = &self.processes[index];
+            let effect = if process.is_canceled() {
+                process.on_cancel.clone()
+            } else if process.failure.is_some() {
                 continue;
-            }
-            match process.effect {
-                Effect::None => {}
-                Effect::SetStatus { service, status } => {
-                    if let Some(s) = self.services.iter_mut().find(|s| s.id == service) {
-                        s.status = status;
-                    }
+            } else {
+                process.effect.clone()
+            };
+            self.apply(effect);
+        }
+    }
+
+    /// Makes one effect of a process's end happen (see [`Effect`]).
+    fn apply(&mut self, effect: Effect) {
+        match effect {
+            Effect::None => {}
+            Effect::SetStatus { service, status } => {
+                if let Some(s) = self.services.iter_mut().find(|s| s.id == service) {
+                    s.status = status;
                 }
-                Effect::RemoveService { service } => self.services.retain(|s| s.id != service),
-                Effect::Subdomain { service, enabled } => {
-                    if let Some(s) = self.services.iter_mut().find(|s| s.id == service) {
-                        s.subdomain_access = enabled;
-                    }
-                }
-                Effect::ActivateVersion { version } => self.activate_version(&version),
             }
+            Effect::RemoveService { service } => self.services.retain(|s| s.id != service),
+            Effect::Subdomain { service, enabled } => {
+                if let Some(s) = self.services.iter_mut().find(|s| s.id == service) {
+                    s.subdomain_access = enabled;
+                }
+            }
+            Effect::ActivateVersion { version } => self.activate_version(&version),
         }
     }
 
@@ -269,12 +279,32 @@ impl State {
             duration,
             failure,
             effect,
+            on_cancel: Effect::None,
             canceled_at: None,
             applied: false,
             created_by: self.user_name.clone(),
             sequence,
         });
         self.processes.len() - 1
+    }
+
+    /// What the process at `process` puts back if it is canceled (see
+    /// [`ProcessRec::on_cancel`]).
+    fn on_cancel(&mut self, process: usize, effect: Effect) {
+        self.processes[process].on_cancel = effect;
+    }
+
+    /// Puts service `service` into the `transitional` status the process at `process`
+    /// holds it in until it ends, remembering the status it had: a cancel restores that
+    /// one, since the process never did what the transitional status announced.
+    fn hold_status(&mut self, process: usize, service: usize, transitional: &str) {
+        let service = &mut self.services[service];
+        let before = std::mem::replace(&mut service.status, transitional.to_owned());
+        let restore = Effect::SetStatus {
+            service: service.id.clone(),
+            status: before,
+        };
+        self.on_cancel(process, restore);
     }
 
     fn process_json(&self, index: usize, now: Instant) -> Value {

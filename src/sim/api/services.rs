@@ -24,7 +24,6 @@ impl State {
             "stop" => ("STOPPING", "STOPPED"),
             _ => ("RESTARTING", "ACTIVE"),
         };
-        self.services[index].status = transition.into();
         let duration = self.config.process_duration;
         let p = self.start_process(
             &project,
@@ -37,6 +36,7 @@ impl State {
             None,
             duration,
         );
+        self.hold_status(p, index, transition);
         Ok(ok(self.process_json(p, Instant::now())))
     }
 
@@ -101,7 +101,6 @@ impl State {
                 Value::Null,
             ));
         }
-        self.services[index].status = "DELETING".into();
         let project = self.services[index].project_id.clone();
         let duration = self.config.process_duration;
         let p = self.start_process(
@@ -114,6 +113,7 @@ impl State {
             None,
             duration,
         );
+        self.hold_status(p, index, "DELETING");
         Ok(ok(self.process_json(p, now)))
     }
 
