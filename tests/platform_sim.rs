@@ -1536,6 +1536,43 @@ fn deploys_through_the_zcli_endpoints() {
     assert_eq!(missing.status().as_u16(), 404);
 }
 
+/// A canceled build never activates its version: it ends `CANCELLED` without a pipeline
+/// finish, and the version that was active stays active.
+#[test]
+fn a_canceled_build_leaves_the_active_version_in_place() {
+    let mut seed = demo::seed();
+    seed.tokens.push((
+        SENTINEL.into(),
+        TokenScope::Projects(vec![DEMO_PROJECT_ID.into()]),
+    ));
+    let config = SimConfig {
+        build_duration: Duration::from_secs(2),
+        ..SimConfig::default()
+    };
+    let sim = sim::start(config, seed).unwrap();
+    let c = client(&sim, SENTINEL);
+    let (id, process) = zcli_deploy(&sim, API_ID, r#"{"zeropsYaml":"zerops: []"}"#);
+    assert_eq!(c.cancel_process(&process).unwrap().status, "CANCELED");
+    let (seen, version) = follow_version(&c, &id);
+    assert_eq!(version.status, "CANCELLED", "{seen:?}");
+    std::thread::sleep(Duration::from_millis(2300)); // past where the build would have ended
+    let versions = c.search_app_versions(DEMO_PROJECT_ID, 100).unwrap();
+    let status_of = |wanted: &str| {
+        versions
+            .iter()
+            .find(|v| v.id == wanted)
+            .map(|v| (v.status.clone(), v.build.clone()))
+            .unwrap()
+    };
+    let (status, build) = status_of(&id);
+    assert_eq!(status, "CANCELLED");
+    let build = build.unwrap();
+    assert!(build.pipeline_finish.is_none() && build.pipeline_failed.is_none());
+    assert_eq!(status_of("avdemo0000000000000003").0, "ACTIVE");
+    assert_eq!(c.get_process(&process).unwrap().status, "CANCELED");
+    assert_eq!(c.get_service(API_ID).unwrap().status, "ACTIVE");
+}
+
 #[test]
 fn in_process_pushes_for_the_demo() {
     let sim = start();

@@ -150,6 +150,7 @@ fn version(
         duration: Duration::from_secs(60),
         failure: None,
         superseded: false,
+        canceled: false,
         fixed_status: Some(status.into()),
         ports: None,
     }

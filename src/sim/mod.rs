@@ -338,6 +338,7 @@ impl SimHandle {
             duration,
             failure: None,
             superseded: false,
+            canceled: false,
             fixed_status: None,
             ports: None,
         });

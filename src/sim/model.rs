@@ -90,6 +90,10 @@ pub enum Effect {
     ActivateVersion {
         version: String,
     },
+    /// Build canceled: the app version ends `CANCELLED` and is never activated.
+    CancelVersion {
+        version: String,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -231,6 +235,9 @@ pub struct AppVersionRec {
     pub failure: Option<String>,
     /// Set when a newer version became active.
     pub superseded: bool,
+    /// Set when its build process was canceled: the pipeline stopped, the version was never
+    /// activated and reads `CANCELLED` (the app-version spelling, double L) from then on.
+    pub canceled: bool,
     /// Terminal status fixed at seeding time (history).
     pub fixed_status: Option<String>,
     /// The `run.ports` of the deployed setup, which the service takes when this version
@@ -242,6 +249,9 @@ impl AppVersionRec {
     pub fn status(&self, now: Instant) -> String {
         if let Some(fixed) = &self.fixed_status {
             return fixed.clone();
+        }
+        if self.canceled {
+            return "CANCELLED".into();
         }
         let Some(start) = self.pipeline_started else {
             return "UPLOADING".into();
@@ -539,6 +549,37 @@ mod tests {
             finished,
             json!(format_rfc3339(p.wall_start + Duration::from_secs(20)))
         );
+    }
+
+    #[test]
+    fn a_canceled_build_reads_cancelled_and_never_becomes_active() {
+        let start = Instant::now();
+        let mut v = AppVersionRec {
+            id: "av".into(),
+            client_id: "c".into(),
+            project_id: "pr".into(),
+            service_id: "s".into(),
+            build_service_id: "b".into(),
+            source: "CLI".into(),
+            sequence: 1,
+            created: String::new(),
+            pipeline_started: Some(start),
+            duration: Duration::from_secs(10),
+            failure: None,
+            superseded: false,
+            canceled: false,
+            fixed_status: None,
+            ports: None,
+        };
+        let after = start + Duration::from_secs(20);
+        assert_eq!(v.status(after), "ACTIVE");
+        v.canceled = true;
+        for now in [start, after] {
+            assert_eq!(v.status(now), "CANCELLED");
+            let build = &v.to_json(now)["build"];
+            assert_eq!(build["pipelineFinish"], Value::Null);
+            assert_eq!(build["pipelineFailed"], Value::Null);
+        }
     }
 
     #[test]

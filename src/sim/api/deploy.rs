@@ -40,6 +40,7 @@ impl State {
             duration: self.config.build_duration,
             failure: None,
             superseded: false,
+            canceled: false,
             fixed_status: None,
             ports: None,
         });
@@ -114,10 +115,13 @@ impl State {
             &project,
             "stack.build",
             &[&service],
-            Effect::ActivateVersion { version: id },
+            Effect::ActivateVersion {
+                version: id.clone(),
+            },
             failure,
             duration,
         );
+        self.on_cancel(p, Effect::CancelVersion { version: id });
         Ok(ok(self.process_json(p, now)))
     }
 
@@ -144,20 +148,32 @@ impl State {
             }
         }
         for (severity, message) in lines {
-            let id = self.new_id("log");
-            self.logs.push(LogRec {
-                id,
-                project_id: project.to_owned(),
-                service_id: build_service.to_owned(),
-                timestamp: now_text(),
-                severity,
-                facility: 16,
-                tag: format!("zbuilder@{version}"),
-                container: "build-1".into(),
-                container_id: format!("ctr-{build_service}"),
-                message,
-            });
+            self.write_build_log(project, build_service, version, severity, message);
         }
+    }
+
+    /// One line of the build log of `version`, as `zbuilder` writes it.
+    pub(super) fn write_build_log(
+        &mut self,
+        project: &str,
+        build_service: &str,
+        version: &str,
+        severity: u8,
+        message: String,
+    ) {
+        let id = self.new_id("log");
+        self.logs.push(LogRec {
+            id,
+            project_id: project.to_owned(),
+            service_id: build_service.to_owned(),
+            timestamp: now_text(),
+            severity,
+            facility: 16,
+            tag: format!("zbuilder@{version}"),
+            container: "build-1".into(),
+            container_id: format!("ctr-{build_service}"),
+            message,
+        });
     }
 
     /// The package upload behind an app version's `uploadUrl` (`PUT /upload/{id}`): the

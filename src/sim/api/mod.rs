@@ -211,7 +211,29 @@ impl State {
                 }
             }
             Effect::ActivateVersion { version } => self.activate_version(&version),
+            Effect::CancelVersion { version } => self.cancel_version(&version),
         }
+    }
+
+    /// The build stopped before its end: the version is never activated, so the one active
+    /// before stays active (as a failed build leaves it), and its log says so.
+    fn cancel_version(&mut self, version: &str) {
+        let Some(v) = self.app_versions.iter_mut().find(|v| v.id == version) else {
+            return;
+        };
+        v.canceled = true;
+        let (project, build_service, id) = (
+            v.project_id.clone(),
+            v.build_service_id.clone(),
+            v.id.clone(),
+        );
+        self.write_build_log(
+            &project,
+            &build_service,
+            &id,
+            4,
+            "build canceled, the previous version stays active".into(),
+        );
     }
 
     /// The version becomes the active one: the others are kept as backups, and the
