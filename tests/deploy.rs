@@ -727,6 +727,45 @@ fn a_deploy_reports_progress_and_scrubs_the_token_from_zcli_output() {
     );
 }
 
+/// A build canceled while the deploy follows it (by zerops_process here) is a failed
+/// deploy that says it was canceled, and the version that was active stays so.
+#[test]
+fn a_canceled_build_is_reported_as_a_canceled_deploy() {
+    let sim = Arc::new(session::start_sim(zcp::sim::SimConfig {
+        process_duration: Duration::from_millis(150),
+        build_duration: Duration::from_secs(20),
+        ..zcp::sim::SimConfig::default()
+    }));
+    let bin = zcli_dir();
+    let work = work_dir(Some(ZEROPS_YML), "exit=0\n");
+    let mut s = Session::start(&deploy_env(&sim, bin.path()));
+    let id = deploy_api(&mut s, work.path(), None);
+    wait_record(work.path());
+    sim.push(API_ID, None, None, None).unwrap();
+    let build = sim.with_state(|st| {
+        st.processes
+            .iter()
+            .rev()
+            .find(|p| p.action == "stack.build")
+            .map(|p| p.id.clone())
+            .unwrap()
+    });
+    expect_ok(&s.call(
+        "zerops_process",
+        json!({"action": "cancel", "processId": build}),
+    ));
+    let answer = s.result(id);
+    let err = expect_error(&answer, "DEPLOY_FAILED");
+    assert!(
+        err["error"].as_str().unwrap().contains("was canceled"),
+        "{err}"
+    );
+    assert!(
+        err["suggestion"].as_str().unwrap().contains("stays active"),
+        "{err}"
+    );
+}
+
 #[test]
 fn a_push_without_a_new_build_is_reported_as_such() {
     let sim = fast_sim();

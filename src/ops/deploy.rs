@@ -735,6 +735,10 @@ pub fn deploy(
             "The new version did not start",
             "Check start, the port and 0.0.0.0 binding, deployFiles, and the readiness check; read zerops_logs.",
         ),
+        "CANCELLED" | "CANCELED" => (
+            "The deploy was canceled",
+            "Its build was canceled (zerops_process, the GUI or another client); the version that was active stays active. Deploy again if it is still wanted.",
+        ),
         _ => (
             "The deploy did not finish",
             "Read buildLog and zerops_events.",
