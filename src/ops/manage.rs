@@ -32,6 +32,13 @@ pub struct ScaleRequest {
     pub start_containers: Option<f64>,
 }
 
+/// A min/max pair of a scaling request (see [`ScaleRequest::pairs`]).
+struct Pair {
+    names: (&'static str, &'static str),
+    asked: (Option<f64>, Option<f64>),
+    now: (Option<f64>, Option<f64>),
+}
+
 fn scaling_error(message: String) -> PlatformError {
     PlatformError::new(ErrorCode::InvalidScaling, message)
 }
@@ -126,46 +133,56 @@ impl ScaleRequest {
         Ok(())
     }
 
-    /// Checks a min or a max given without its partner against the partner's value in
-    /// `current` (the service's scaling now): the platform would keep a min above its max.
-    fn check_against(&self, current: &Autoscaling) -> Result<(), PlatformError> {
+    /// The four min/max pairs (CPU, RAM, disk, containers): names, the values asked for,
+    /// and the service's values now (`current`).
+    fn pairs(&self, current: &Autoscaling) -> [Pair; 4] {
         let vertical = current.vertical_autoscaling.as_ref();
         let low = vertical.and_then(|v| v.min_resource.as_ref());
         let high = vertical.and_then(|v| v.max_resource.as_ref());
         let horizontal = current.horizontal_autoscaling.as_ref();
-        let containers = |count: Option<u32>| count.map(f64::from);
-        let pairs = [
-            (
-                ("minCpu", self.min_cpu, low.and_then(|r| r.cpu_core_count)),
-                ("maxCpu", self.max_cpu, high.and_then(|r| r.cpu_core_count)),
-            ),
-            (
-                ("minRam", self.min_ram, low.and_then(|r| r.memory_gbytes)),
-                ("maxRam", self.max_ram, high.and_then(|r| r.memory_gbytes)),
-            ),
-            (
-                ("minDisk", self.min_disk, low.and_then(|r| r.disk_gbytes)),
-                ("maxDisk", self.max_disk, high.and_then(|r| r.disk_gbytes)),
-            ),
-            (
-                (
-                    "minContainers",
-                    self.min_containers,
-                    containers(horizontal.and_then(|h| h.min_container_count)),
+        let resource =
+            |pick: fn(&Resource) -> Option<f64>| (low.and_then(pick), high.and_then(pick));
+        [
+            Pair {
+                names: ("minCpu", "maxCpu"),
+                asked: (self.min_cpu, self.max_cpu),
+                now: resource(|r| r.cpu_core_count),
+            },
+            Pair {
+                names: ("minRam", "maxRam"),
+                asked: (self.min_ram, self.max_ram),
+                now: resource(|r| r.memory_gbytes),
+            },
+            Pair {
+                names: ("minDisk", "maxDisk"),
+                asked: (self.min_disk, self.max_disk),
+                now: resource(|r| r.disk_gbytes),
+            },
+            Pair {
+                names: ("minContainers", "maxContainers"),
+                asked: (self.min_containers, self.max_containers),
+                now: (
+                    horizontal
+                        .and_then(|h| h.min_container_count)
+                        .map(f64::from),
+                    horizontal
+                        .and_then(|h| h.max_container_count)
+                        .map(f64::from),
                 ),
-                (
-                    "maxContainers",
-                    self.max_containers,
-                    containers(horizontal.and_then(|h| h.max_container_count)),
-                ),
-            ),
-        ];
-        for ((min_name, asked_min, now_min), (max_name, asked_max, now_max)) in pairs {
-            let message = match (asked_min, asked_max, now_min, now_max) {
-                (Some(lo), None, _, Some(hi)) if lo > hi => format!(
+            },
+        ]
+    }
+
+    /// Checks a min or a max given without its partner against the partner's value in
+    /// `current` (the service's scaling now): the platform would keep a min above its max.
+    fn check_against(&self, current: &Autoscaling) -> Result<(), PlatformError> {
+        for pair in self.pairs(current) {
+            let (min_name, max_name) = pair.names;
+            let message = match (pair.asked, pair.now) {
+                ((Some(lo), None), (_, Some(hi))) if lo > hi => format!(
                     "{min_name} ({lo}) would be above the service's current {max_name} ({hi})"
                 ),
-                (None, Some(hi), Some(lo), _) if lo > hi => format!(
+                ((None, Some(hi)), (Some(lo), _)) if lo > hi => format!(
                     "{max_name} ({hi}) would be below the service's current {min_name} ({lo})"
                 ),
                 _ => continue,
@@ -181,58 +198,21 @@ impl ScaleRequest {
     /// value (the one it was checked against): two scalings at once then leave a pair
     /// that was checked together, whichever lands last.
     fn with_current_partners(&self, current: &Autoscaling) -> ScaleRequest {
-        let vertical = current.vertical_autoscaling.as_ref();
-        let low = vertical.and_then(|v| v.min_resource.as_ref());
-        let high = vertical.and_then(|v| v.max_resource.as_ref());
-        let horizontal = current.horizontal_autoscaling.as_ref();
-        let pair = |min: Option<f64>,
-                    max: Option<f64>,
-                    now_min: Option<f64>,
-                    now_max: Option<f64>| {
-            match (min, max) {
-                (Some(_), None) => (min, now_max),
-                (None, Some(_)) => (now_min, max),
-                _ => (min, max),
-            }
-        };
-        let (min_cpu, max_cpu) = pair(
-            self.min_cpu,
-            self.max_cpu,
-            low.and_then(|r| r.cpu_core_count),
-            high.and_then(|r| r.cpu_core_count),
-        );
-        let (min_ram, max_ram) = pair(
-            self.min_ram,
-            self.max_ram,
-            low.and_then(|r| r.memory_gbytes),
-            high.and_then(|r| r.memory_gbytes),
-        );
-        let (min_disk, max_disk) = pair(
-            self.min_disk,
-            self.max_disk,
-            low.and_then(|r| r.disk_gbytes),
-            high.and_then(|r| r.disk_gbytes),
-        );
-        let (min_containers, max_containers) = pair(
-            self.min_containers,
-            self.max_containers,
-            horizontal
-                .and_then(|h| h.min_container_count)
-                .map(f64::from),
-            horizontal
-                .and_then(|h| h.max_container_count)
-                .map(f64::from),
-        );
+        let [cpu, ram, disk, containers] = self.pairs(current).map(|pair| match pair.asked {
+            (Some(min), None) => (Some(min), pair.now.1),
+            (None, Some(max)) => (pair.now.0, Some(max)),
+            asked => asked,
+        });
         ScaleRequest {
             cpu_mode: self.cpu_mode.clone(),
-            min_cpu,
-            max_cpu,
-            min_ram,
-            max_ram,
-            min_disk,
-            max_disk,
-            min_containers,
-            max_containers,
+            min_cpu: cpu.0,
+            max_cpu: cpu.1,
+            min_ram: ram.0,
+            max_ram: ram.1,
+            min_disk: disk.0,
+            max_disk: disk.1,
+            min_containers: containers.0,
+            max_containers: containers.1,
             start_containers: self.start_containers,
         }
     }
