@@ -310,6 +310,20 @@ fn terminate(child: &mut std::process::Child, group: u32) -> Option<std::process
     child.wait().ok()
 }
 
+/// The numbers of an nvm directory name (`v22.1.0` → [22, 1, 0]), for ordering; a part
+/// that is no number counts as 0.
+fn node_version(dir: &Path) -> Vec<u64> {
+    dir.file_name()
+        .and_then(|n| n.to_str())
+        .map(|name| {
+            name.trim_start_matches('v')
+                .split('.')
+                .map(|part| part.parse().unwrap_or(0))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// Turns the tail's new bytes into complete lines, keeping a started line for later.
 #[derive(Default)]
 struct LineFeed {
@@ -442,7 +456,8 @@ impl ZcliSearch {
                     if let Ok(entries) = std::fs::read_dir(home.join(".nvm/versions/node")) {
                         let mut versions: Vec<PathBuf> =
                             entries.flatten().map(|e| e.path()).collect();
-                        crate::order::sort(&mut versions);
+                        // By version number (v22.1.0 after v9.11.2), not by text.
+                        crate::order::sort_by_key(&mut versions, |v| node_version(v));
                         dirs.extend(versions.iter().rev().map(|v| v.join("bin")));
                     }
                 }
@@ -656,6 +671,24 @@ mod tests {
             Some(zcli.clone())
         );
         assert_eq!(search(Os::Linux, Some(&bin), None).find(), Some(zcli));
+    }
+
+    /// nvm's Node versions are tried newest first by number, not by text (v9 < v22).
+    #[test]
+    fn nvm_versions_are_tried_newest_first() {
+        let dir = tempfile::tempdir().unwrap();
+        for version in ["v9.11.2", "v22.1.0", "v18.20.4", "v22.10.0"] {
+            std::fs::create_dir_all(dir.path().join(".nvm/versions/node").join(version)).unwrap();
+        }
+        let nvm: Vec<String> = search(Os::Linux, None, Some(dir.path()))
+            .candidates()
+            .iter()
+            .filter(|c| c.to_string_lossy().contains(".nvm"))
+            // .../node/<version>/bin/zcli
+            .filter_map(|c| c.parent()?.parent()?.file_name())
+            .map(|v| v.to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(nvm, ["v22.10.0", "v22.1.0", "v18.20.4", "v9.11.2"]);
     }
 
     #[test]
