@@ -277,6 +277,12 @@ pub fn check_setup(content: &str, setup: &str) -> Result<(), Finding> {
     })
 }
 
+/// `run.<key>` of setup `setup` of a zerops.yml with `extends` applied (`None`: no such
+/// setup; `Some(None)`: no such key). The simulator takes a deployed setup's ports this way.
+pub fn merged_run_value<'a>(root: &'a Node, setup: &str, key: &str) -> Option<Option<&'a Node>> {
+    zerops_yml::merged_run_value(root, setup, key)
+}
+
 /// Hostname, type and mode of each service of an import (for the import tool). Fails when
 /// there is no readable, non-empty `services` list or an item lacks hostname or type.
 pub fn import_services(content: &str) -> Result<Vec<ImportService>, Finding> {

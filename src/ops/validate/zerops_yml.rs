@@ -452,6 +452,25 @@ fn merge_one<'a>(
     merged
 }
 
+/// `run.<key>` of the setup named `name` after `extends` is applied, as the checks see
+/// it: `None` when the document has no such setup, `Some(None)` when the setup has no such
+/// key of its own or inherited.
+pub fn merged_run_value<'a>(root: &'a Node, name: &str, key: &str) -> Option<Option<&'a Node>> {
+    let items = root.value_of("zerops")?.as_seq()?;
+    // Problems with the file are the validator's to report; here they are not wanted.
+    let mut unheard = Sink::default();
+    let setups: Vec<Setup> = items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| read_setup(&mut unheard, item, &index("zerops", i)))
+        .collect();
+    let i = setups.iter().position(|s| s.name == Some(name))?;
+    let mut on_path = vec![false; setups.len()];
+    let mut memo = vec![None; setups.len()];
+    let merged = merge_one(&setups, i, &mut on_path, &mut memo, 0);
+    Some(merged.run.and_then(|run| run.value(key)))
+}
+
 /// Setup names of a document (for the deploy preflight); `None` when there is no usable
 /// `zerops` list.
 pub fn names(root: &Node) -> Option<Vec<String>> {

@@ -6,12 +6,10 @@ use std::time::Instant;
 use serde_json::{Value, json};
 
 use super::{Outcome, State, TokenScope, error, forbidden, now_text, ok};
+use crate::ops::validate::merged_run_value;
 use crate::ops::validate::yaml::{self, Node};
 use crate::sim::http::{Request, Response};
 use crate::sim::model::{AppVersionRec, Effect, LogRec, PortRec};
-
-/// How deep `extends` chains are followed for `run.ports` (a cycle stops here too).
-const MAX_EXTENDS_DEPTH: usize = 32;
 
 impl State {
     pub(super) fn create_app_version(&mut self, scope: &TokenScope, service_id: &str) -> Outcome {
@@ -208,8 +206,8 @@ impl State {
 /// `run.ports` gives an empty list: the new version publishes no port.
 fn setup_ports(zerops_yaml: &str, setup: &str) -> Option<Vec<PortRec>> {
     let root = yaml::parse(zerops_yaml).ok()?.root?;
-    let setups = root.value_of("zerops")?.as_seq()?;
-    let ports = run_ports(setups, find_setup(setups, setup)?, 0);
+    // Inherited through `extends` as the validator merges it.
+    let ports = merged_run_value(&root, setup, "ports")?;
     Some(
         ports
             .and_then(Node::as_seq)
@@ -218,32 +216,6 @@ fn setup_ports(zerops_yaml: &str, setup: &str) -> Option<Vec<PortRec>> {
             .filter_map(port_rec)
             .collect(),
     )
-}
-
-fn find_setup<'a>(setups: &'a [Node], name: &str) -> Option<&'a Node> {
-    setups
-        .iter()
-        .find(|s| s.value_of("setup").and_then(Node::scalar_text) == Some(name))
-}
-
-/// The `run.ports` node in effect for `item`: its own, else inherited through `extends`
-/// from the last parent that has one (parents merge in order, later ones win, as in the
-/// validator's merge of `extends`).
-fn run_ports<'a>(setups: &'a [Node], item: &'a Node, depth: usize) -> Option<&'a Node> {
-    if let Some(own) = item.value_of("run").and_then(|run| run.value_of("ports")) {
-        return Some(own);
-    }
-    if depth >= MAX_EXTENDS_DEPTH {
-        return None;
-    }
-    let extends = item.value_of("extends")?;
-    let parents: Vec<&str> = match extends.as_seq() {
-        Some(list) => list.iter().filter_map(Node::scalar_text).collect(),
-        None => extends.scalar_text().into_iter().collect(),
-    };
-    parents.iter().rev().find_map(|name| {
-        find_setup(setups, name).and_then(|parent| run_ports(setups, parent, depth + 1))
-    })
 }
 
 /// One `run.ports` item as the API lists it (protocol in lower case); an item without a
