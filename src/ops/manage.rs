@@ -43,19 +43,36 @@ fn scaling_error(message: String) -> PlatformError {
     PlatformError::new(ErrorCode::InvalidScaling, message)
 }
 
+/// The scaling arguments by name (as zerops_manage takes them): `cpuMode`, then the
+/// numbers in the order of [`ScaleRequest::fields`].
+pub const SCALING_ARGUMENTS: [&str; 10] = [
+    "cpuMode",
+    "minCpu",
+    "maxCpu",
+    "minRam",
+    "maxRam",
+    "minDisk",
+    "maxDisk",
+    "minContainers",
+    "maxContainers",
+    "startContainers",
+];
+
 impl ScaleRequest {
+    /// The numeric values, each with its argument name.
     fn fields(&self) -> [(&'static str, Option<f64>); 9] {
-        [
-            ("minCpu", self.min_cpu),
-            ("maxCpu", self.max_cpu),
-            ("minRam", self.min_ram),
-            ("maxRam", self.max_ram),
-            ("minDisk", self.min_disk),
-            ("maxDisk", self.max_disk),
-            ("minContainers", self.min_containers),
-            ("maxContainers", self.max_containers),
-            ("startContainers", self.start_containers),
-        ]
+        let values = [
+            self.min_cpu,
+            self.max_cpu,
+            self.min_ram,
+            self.max_ram,
+            self.min_disk,
+            self.max_disk,
+            self.min_containers,
+            self.max_containers,
+            self.start_containers,
+        ];
+        std::array::from_fn(|i| (SCALING_ARGUMENTS[i + 1], values[i]))
     }
 
     /// Checks the request on its own (before any API call).

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use crate::auth::{Authenticator, Session};
 use crate::mcp::{LogLevel, ToolContext, ToolOutput};
 use crate::ops::follow::{Follow, LogBox, ProgressBox};
+use crate::ops::manage::SCALING_ARGUMENTS;
 use crate::ops::progress::PollConfig;
 use crate::platform::PlatformError;
 use crate::sim::SimHandle;
@@ -119,26 +120,12 @@ pub fn strings(args: &Value, name: &str) -> Vec<String> {
 
 const GENERIC_FIX: &str = "Fix the named arguments and call again; the tool's input schema lists every parameter, its type and allowed values.";
 
-/// The arguments of zerops_manage that only `scale` reads.
-pub const SCALING_FIELDS: [&str; 10] = [
-    "cpuMode",
-    "minCpu",
-    "maxCpu",
-    "minRam",
-    "maxRam",
-    "minDisk",
-    "maxDisk",
-    "minContainers",
-    "maxContainers",
-    "startContainers",
-];
-
 /// Tool-argument failures as JSON, with the domain code where one fits.
 pub fn argument_error(tool: &str, err: &crate::mcp::schema::ArgumentError) -> ToolOutput {
     let only = |names: &[&str]| {
         !err.fields.is_empty() && err.fields.iter().all(|f| names.contains(&f.as_str()))
     };
-    let (code, suggestion) = if tool == "zerops_manage" && only(&SCALING_FIELDS) {
+    let (code, suggestion) = if tool == "zerops_manage" && only(&SCALING_ARGUMENTS) {
         ("INVALID_SCALING", GENERIC_FIX)
     } else if only(&["serviceHostname"]) {
         // Missing or empty: the PRD's own code for "which service?".

@@ -5,10 +5,10 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use crate::mcp::Tool;
-use crate::ops::manage::{Lifecycle, ScaleRequest, lifecycle, scale};
+use crate::ops::manage::{Lifecycle, SCALING_ARGUMENTS, ScaleRequest, lifecycle, scale};
 use crate::platform::PlatformError;
 
-use super::common::{SCALING_FIELDS, Services, follow, number, respond, string};
+use super::common::{Services, follow, number, respond, string};
 use super::output::Keep;
 use super::spec::{CHANGES_IDEMPOTENT, define};
 
@@ -57,7 +57,7 @@ Follows the platform process to its end. Restart after env changes so running co
             // Scaling values beside start/stop/restart are ignored: say so, so the agent
             // does not take the call for a scale as well.
             let with_ignored = |result: Result<Value, PlatformError>| {
-                let ignored: Vec<&str> = SCALING_FIELDS
+                let ignored: Vec<&str> = SCALING_ARGUMENTS
                     .iter()
                     .copied()
                     .filter(|field| args.get(*field).is_some_and(|v| !v.is_null()))
