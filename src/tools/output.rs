@@ -128,25 +128,21 @@ pub fn fit(value: Value, limit: usize, keep: Keep, hint: &str) -> Value {
     // A string longer than a quarter of the budget (one variable's value, one document)
     // is shortened first, so that it cannot take the whole list it sits in with it.
     let longest_allowed = budget / 4;
+    shorten_strings(&mut map, budget, &mut notes, |len, _| {
+        (len > longest_allowed).then_some(longest_allowed)
+    });
+    // Lists next, largest first, wherever they sit (`project.envs` as much as a top-level
+    // `services`): each is cut to what still fits beside the rest. Every item is
+    // serialised once to learn its size (the kept count follows from the sums), so a list
+    // of 200 000 findings costs one pass, not one serialisation per step of a search.
     while size(&map) > budget {
-        let Some((path, len)) = longest_string_in(&mut map) else {
+        let Some(path) = largest_list(&map) else {
             break;
         };
-        if len <= longest_allowed {
-            break;
-        }
-        shorten_at(&mut map, &path, longest_allowed);
-        notes.push(format!("shortened `{path}` to {longest_allowed} bytes"));
-    }
-    // Lists next, largest first: each is cut to what still fits beside the rest. Every
-    // item is serialised once to learn its size (the kept count follows from the sums), so
-    // a list of 200 000 findings costs one pass, not one serialisation of the whole result
-    // per step of a search.
-    while size(&map) > budget {
-        let Some(key) = largest_list(&map) else { break };
-        let Some(Value::Array(items)) = map.insert(key.clone(), Value::Array(Vec::new())) else {
+        let Some(Value::Array(list)) = node_at(&mut map, &path) else {
             break;
         };
+        let items = std::mem::take(list);
         let room = budget.saturating_sub(size(&map));
         let total = items.len();
         let kept = fitting_count(&items, room, keep);
@@ -154,24 +150,57 @@ pub fn fit(value: Value, limit: usize, keep: Keep, hint: &str) -> Value {
             Keep::Head => items.into_iter().take(kept).collect(),
             Keep::Tail => items.into_iter().skip(total - kept).collect(),
         };
-        map.insert(key.clone(), Value::Array(items));
+        if let Some(Value::Array(list)) = node_at(&mut map, &path) {
+            *list = items;
+        }
         let which = if keep == Keep::Tail { "oldest" } else { "last" };
         notes.push(format!(
-            "dropped the {which} {} of {total} items of `{key}`",
-            total - kept
+            "dropped the {which} {} of {total} items of `{}`",
+            total - kept,
+            path.join(".")
         ));
     }
-    while size(&map) > budget {
-        let Some((path, len)) = longest_string_in(&mut map) else {
-            break;
-        };
-        let excess = size(&map) - budget;
-        let target = len.saturating_sub(excess + 64);
-        shorten_at(&mut map, &path, target);
-        notes.push(format!("shortened `{path}` to {target} bytes"));
-        if target == 0 {
+    // Then the longest strings, each to what the excess leaves of it (a string of 64
+    // bytes or less is mostly the cut marker once shortened: nothing to gain).
+    for _ in 0..3 {
+        if size(&map) <= budget {
             break;
         }
+        shorten_strings(&mut map, budget, &mut notes, |len, excess| {
+            (len > 64).then(|| len.saturating_sub(excess + 64))
+        });
+    }
+    // Whatever is still too big (a map of thousands of small members, say) is left out
+    // whole, largest member first, so the result always fits.
+    let mut left_out = Vec::new();
+    let mut current = size(&map);
+    if current > budget {
+        let mut members: Vec<(String, usize)> = map
+            .iter()
+            .map(|(key, value)| (key.clone(), key.len() + 4 + encoded_len(value)))
+            .collect();
+        crate::order::sort_by(&mut members, |a, b| b.1.cmp(&a.1));
+        for (key, len) in members {
+            if current <= budget {
+                break;
+            }
+            map.remove(&key);
+            current = current.saturating_sub(len);
+            left_out.push(key);
+        }
+        // `"key":value,` is what a member costs, but for the comma of the last one.
+        while size(&map) > budget {
+            let Some(key) = map.keys().next().cloned() else {
+                break;
+            };
+            map.remove(&key);
+            left_out.push(key);
+        }
+    }
+    match left_out.len() {
+        0 => {}
+        1..=8 => notes.extend(left_out.iter().map(|key| format!("left out `{key}`"))),
+        n => notes.push(format!("left out {n} members, `{}` first", left_out[0])),
     }
     let mut truncated =
         json!({ "reason": format!("the full result exceeds {} KB", limit / 1024), "cut": notes });
@@ -209,78 +238,158 @@ fn fitting_count(items: &[Value], room: usize, keep: Keep) -> usize {
     kept
 }
 
-fn largest_list(map: &Map<String, Value>) -> Option<String> {
-    map.iter()
-        .filter(|(_, v)| v.as_array().is_some_and(|a| !a.is_empty()))
-        .max_by_key(|(_, v)| v.to_string().len())
-        .map(|(k, _)| k.clone())
-}
-
-/// [`longest_string`] of a map, without copying it.
-fn longest_string_in(map: &mut Map<String, Value>) -> Option<(String, usize)> {
-    let value = Value::Object(std::mem::take(map));
-    let found = longest_string(&value, String::new());
-    if let Value::Object(taken) = value {
-        *map = taken;
+/// The path of the non-empty list with the longest JSON anywhere in `map` (lists inside
+/// list items included).
+fn largest_list(map: &Map<String, Value>) -> Option<Vec<String>> {
+    fn visit(value: &Value, path: &mut Vec<String>, best: &mut Option<(Vec<String>, usize)>) {
+        match value {
+            Value::Array(items) => {
+                if items.is_empty() {
+                    return;
+                }
+                let len = encoded_len(value);
+                if best.as_ref().is_none_or(|(_, most)| len > *most) {
+                    *best = Some((path.clone(), len));
+                }
+                for (i, item) in items.iter().enumerate() {
+                    path.push(i.to_string());
+                    visit(item, path, best);
+                    path.pop();
+                }
+            }
+            Value::Object(members) => {
+                for (key, member) in members {
+                    path.push(key.clone());
+                    visit(member, path, best);
+                    path.pop();
+                }
+            }
+            _ => {}
+        }
     }
-    found
-}
-
-/// The dotted path and byte length of the longest string anywhere in the value.
-fn longest_string(value: &Value, path: String) -> Option<(String, usize)> {
-    match value {
-        Value::String(s) => Some((path, s.len())),
-        Value::Object(map) => map
-            .iter()
-            .filter_map(|(k, v)| {
-                longest_string(
-                    v,
-                    if path.is_empty() {
-                        k.clone()
-                    } else {
-                        format!("{path}.{k}")
-                    },
-                )
-            })
-            .max_by_key(|(_, len)| *len),
-        Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .filter_map(|(i, v)| longest_string(v, format!("{path}.{i}")))
-            .max_by_key(|(_, len)| *len),
-        _ => None,
+    let mut best = None;
+    let mut path = Vec::new();
+    for (key, member) in map {
+        path.push(key.clone());
+        visit(member, &mut path, &mut best);
+        path.pop();
     }
+    best.map(|(path, _)| path)
 }
 
-fn shorten_at(map: &mut Map<String, Value>, path: &str, target: usize) {
-    let mut parts = path.split('.');
-    let Some(first) = parts.next() else { return };
-    let mut node = match map.get_mut(first) {
-        Some(node) => node,
-        None => return,
-    };
-    for part in parts {
+/// The node at `path` (object keys and list indexes), if there is one.
+fn node_at<'a>(map: &'a mut Map<String, Value>, path: &[String]) -> Option<&'a mut Value> {
+    let (first, rest) = path.split_first()?;
+    let mut node = map.get_mut(first)?;
+    for part in rest {
         node = match node {
-            Value::Object(m) => match m.get_mut(part) {
-                Some(n) => n,
-                None => return,
-            },
-            Value::Array(a) => match part.parse::<usize>().ok().and_then(|i| a.get_mut(i)) {
-                Some(n) => n,
-                None => return,
-            },
-            _ => return,
+            Value::Object(members) => members.get_mut(part)?,
+            Value::Array(items) => items.get_mut(part.parse::<usize>().ok()?)?,
+            _ => return None,
         };
     }
-    if let Value::String(s) = node {
-        let mut cut = target.min(s.len());
-        while cut > 0 && !s.is_char_boundary(cut) {
-            cut -= 1;
+    Some(node)
+}
+
+/// The length of `value`'s compact JSON, counted without keeping the text.
+fn encoded_len(value: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
         }
-        let dropped = s.len() - cut;
-        s.truncate(cut);
-        s.push_str(&format!("\n[... {dropped} bytes cut]"));
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
     }
+    let mut count = Count(0);
+    serde_json::to_writer(&mut count, value).map_or(0, |()| count.0)
+}
+
+/// Shortens strings, longest first, while the result is over `budget`: `target(len,
+/// excess)` says how short a string of `len` bytes becomes (`None`: keep it, and every
+/// shorter one). The size is estimated as strings are cut, so many strings cost one pass
+/// and one serialisation, not one of each per string.
+fn shorten_strings(
+    map: &mut Map<String, Value>,
+    budget: usize,
+    notes: &mut Vec<String>,
+    target: impl Fn(usize, usize) -> Option<usize>,
+) {
+    let mut current = size(map);
+    if current <= budget {
+        return;
+    }
+    let mut strings = Vec::new();
+    for (key, member) in map.iter() {
+        collect_strings(member, key.clone(), &mut strings);
+    }
+    crate::order::sort_by(&mut strings, |a, b| b.1.cmp(&a.1));
+    let mut shortened = Vec::new();
+    for (path, len) in strings {
+        if current <= budget {
+            break;
+        }
+        let Some(to) = target(len, current - budget) else {
+            break;
+        };
+        let saved = shorten_at(map, &path, to);
+        current = current.saturating_sub(saved);
+        shortened.push((path, to));
+    }
+    // A long list of these notes would itself eat the room it frees.
+    if shortened.len() > 8 {
+        let most = shortened.iter().map(|(_, to)| *to).max().unwrap_or(0);
+        notes.push(format!(
+            "shortened {} strings to at most {most} bytes each",
+            shortened.len()
+        ));
+    } else {
+        notes.extend(
+            shortened
+                .into_iter()
+                .map(|(path, to)| format!("shortened `{path}` to {to} bytes")),
+        );
+    }
+}
+
+/// Every string in `value` with its dotted path and byte length.
+fn collect_strings(value: &Value, path: String, out: &mut Vec<(String, usize)>) {
+    match value {
+        Value::String(s) => out.push((path, s.len())),
+        Value::Object(members) => {
+            for (key, member) in members {
+                collect_strings(member, format!("{path}.{key}"), out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                collect_strings(item, format!("{path}.{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Cuts the string at `path` to `target` bytes (on a char boundary) plus a marker that
+/// says how much went, returning about how many bytes of JSON that saved.
+fn shorten_at(map: &mut Map<String, Value>, path: &str, target: usize) -> usize {
+    let parts: Vec<String> = path.split('.').map(str::to_owned).collect();
+    let Some(Value::String(s)) = node_at(map, &parts) else {
+        return 0;
+    };
+    let before = s.len();
+    let mut cut = target.min(s.len());
+    while cut > 0 && !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let dropped = s.len() - cut;
+    s.truncate(cut);
+    s.push_str(&format!("\n[... {dropped} bytes cut]"));
+    // The cut text was at least as long escaped as raw; the marker's newline is two bytes
+    // escaped, one raw.
+    before.saturating_sub(s.len() + 1)
 }
 
 #[cfg(test)]
@@ -438,5 +547,77 @@ mod tests {
         );
         assert!(out.to_string().len() <= 4096);
         assert!(out["content"].as_str().unwrap().ends_with("bytes cut]"));
+    }
+
+    /// A list inside an object (discover's `project.envs`) is cut like a top-level one, and
+    /// before a smaller top-level list.
+    #[test]
+    fn nested_lists_are_cut_where_they_are() {
+        let envs: Vec<Value> = (0..30)
+            .map(|i| json!({"key": format!("K{i}"), "value": "v".repeat(4000)}))
+            .collect();
+        let services: Vec<Value> = (0..5)
+            .map(|i| json!({"hostname": format!("s{i}")}))
+            .collect();
+        let out = fit(
+            json!({"project": {"name": "p", "envs": envs}, "services": services}),
+            MAX_RESULT_BYTES,
+            Keep::Head,
+            "leave out includeEnvs",
+        );
+        assert!(
+            out.to_string().len() <= MAX_RESULT_BYTES,
+            "{}",
+            out.to_string().len()
+        );
+        assert_eq!(
+            out["services"].as_array().unwrap().len(),
+            5,
+            "{}",
+            out["truncated"]
+        );
+        let kept = out["project"]["envs"].as_array().unwrap();
+        assert!(!kept.is_empty() && kept.len() < 30);
+        assert_eq!(kept[0]["key"], "K0");
+        assert!(
+            out["truncated"]["cut"][0]
+                .as_str()
+                .unwrap()
+                .contains("of 30 items of `project.envs`"),
+            "{}",
+            out["truncated"]
+        );
+    }
+
+    /// However the bulk is spread, the result fits: many mid-sized strings outside any
+    /// list, and a map of thousands of members.
+    #[test]
+    fn every_shape_ends_up_within_the_limit() {
+        let mut strings = Map::new();
+        for i in 0..400 {
+            strings.insert(format!("k{i}"), json!("s".repeat(3000)));
+        }
+        let mut members = Map::new();
+        for i in 0..20_000 {
+            members.insert(format!("key{i}"), json!(i));
+        }
+        for value in [
+            json!({"strings": strings}),
+            json!({"members": members, "name": "x"}),
+            Value::Object(strings.clone()),
+            Value::Object(members.clone()),
+        ] {
+            let out = fit(value, 8 * 1024, Keep::Head, "h");
+            assert!(
+                out.to_string().len() <= 8 * 1024,
+                "{}",
+                out.to_string().len()
+            );
+            assert!(
+                out["truncated"]["cut"]
+                    .as_array()
+                    .is_some_and(|c| !c.is_empty())
+            );
+        }
     }
 }
