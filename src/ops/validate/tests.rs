@@ -298,3 +298,67 @@ fn a_boolean_written_as_text_gets_the_fix_that_fits_it() {
         assert_eq!(found.line, 8, "{value}");
     }
 }
+
+/// The rules of the findings about `path` (or below it).
+fn rules_at(report: &Report, path: &str) -> Vec<&'static str> {
+    report
+        .findings()
+        .filter(|f| f.path == path || f.path.starts_with(&format!("{path}.")))
+        .map(|f| f.rule)
+        .collect()
+}
+
+#[test]
+fn a_setup_that_others_extend_need_not_be_complete() {
+    // `base` has no start, `shared` no run and no deployFiles, `worker` a start but no
+    // ports: each is only a parent, so the "incomplete setup" findings are not theirs.
+    let text = "zerops:
+  - setup: base
+    build: {base: nodejs@22, buildCommands: [npm ci], deployFiles: ./}
+    run: {base: nodejs@22, ports: [{port: 3000, httpSupport: true}]}
+  - setup: app
+    extends: [base]
+    run: {start: npm start}
+  - setup: shared
+    build: {base: nodejs@22}
+  - setup: worker
+    extends: shared
+    build: {deployFiles: ./}
+    run: {base: nodejs@22, start: node worker.js}
+  - setup: worker2
+    extends: worker
+";
+    let report = validate(text, Some(FileKind::ZeropsYml), None);
+    assert!(report.valid, "{report:?}");
+    for parent in ["zerops[0]", "zerops[2]", "zerops[3]"] {
+        let rules = rules_at(&report, parent);
+        assert!(
+            rules
+                .iter()
+                .all(|r| !["Z10", "Z12", "Z26", "Z28"].contains(r)),
+            "{parent}: {rules:?}"
+        );
+    }
+    assert!(rules_at(&report, "zerops[1]").is_empty(), "{report:?}");
+    // worker2 inherits a start and no ports: its merged view still gets the warning.
+    assert_eq!(rules_at(&report, "zerops[4]"), ["Z28"], "{report:?}");
+}
+
+#[test]
+fn a_child_missing_start_after_the_merge_is_still_warned() {
+    let text = "zerops:
+  - setup: base
+    build: {base: nodejs@22, deployFiles: ./}
+    run: {base: nodejs@22, ports: [{port: 3000}]}
+  - setup: app
+    extends: base
+    run: {envVariables: {A: b}}
+  - setup: bare
+    extends: base
+    build: {deployFiles: [dist]}
+";
+    let report = validate(text, Some(FileKind::ZeropsYml), None);
+    assert!(rules_at(&report, "zerops[0]").is_empty(), "{report:?}");
+    assert_eq!(rules_at(&report, "zerops[1]"), ["Z26"], "{report:?}");
+    assert_eq!(rules_at(&report, "zerops[2]"), ["Z26"], "{report:?}");
+}

@@ -297,7 +297,7 @@ pub fn check_merged(sink: &mut Sink, ctx: &SetupCtx) {
     };
     let path = join(&ctx.path, "build");
     let at = build.own.map_or(ctx.at, Pos::from);
-    if build.get("deployFiles").is_none() && build.get("deploy").is_none() {
+    if build.get("deployFiles").is_none() && build.get("deploy").is_none() && !ctx.extended {
         sink.error("Z12", &path, at, "the build has no `deployFiles`; nothing would be deployed", "add `deployFiles: ./` (everything) or list the built paths, e.g. `deployFiles: [dist, package.json]`");
     }
     let bases: Vec<&Node> = match build.value("base") {

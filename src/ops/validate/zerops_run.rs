@@ -200,7 +200,16 @@ fn run_kind(ctx: &SetupCtx) -> Option<Kind> {
 /// Merged-view checks of the run phase.
 pub fn check_merged(sink: &mut Sink, ctx: &SetupCtx) {
     let Some(run) = &ctx.merged.run else {
-        sink.warn("Z10", &ctx.path, ctx.at, "this setup has no `run` section", "add `run:` with at least `base` and `start` (unless the setup only serves as a base for `extends`)");
+        if ctx.extended {
+            return;
+        }
+        sink.warn(
+            "Z10",
+            &ctx.path,
+            ctx.at,
+            "this setup has no `run` section",
+            "add `run:` with at least `base` and `start`",
+        );
         return;
     };
     let path = join(&ctx.path, "run");
@@ -218,11 +227,17 @@ pub fn check_merged(sink: &mut Sink, ctx: &SetupCtx) {
         );
     }
     if let Some(k) = kind {
-        if start.is_none() && start_commands.is_none() && !k.has_web_server() && k != Kind::Zcp {
+        if start.is_none()
+            && start_commands.is_none()
+            && !k.has_web_server()
+            && k != Kind::Zcp
+            && !ctx.extended
+        {
             sink.warn("Z26", &path, at, "no `start` command; this base has no built-in web server, so the app will not start", "add `start: <command that runs your app>` (e.g. `npm start`)");
         }
         let ports = run.value("ports").and_then(Node::as_seq);
         if k.is_dynamic()
+            && !ctx.extended
             && (start.is_some() || start_commands.is_some())
             && ports.is_none_or(<[Node]>::is_empty)
         {

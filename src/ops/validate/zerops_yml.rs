@@ -64,6 +64,11 @@ pub struct SetupCtx<'a> {
     /// Where setup-wide findings go: the `setup:` value, else the item.
     pub at: Pos,
     pub merged: &'a Merged<'a>,
+    /// Another setup extends this one. Such a setup is often a shared base that is never
+    /// deployed itself, so it need not be complete: the findings about a missing `run`,
+    /// `start`, `ports` or `deployFiles` are left to the setups that extend it, which are
+    /// checked with the inherited keys merged in.
+    pub extended: bool,
 }
 
 struct Setup<'a> {
@@ -139,6 +144,7 @@ pub fn check(sink: &mut Sink, root: &Node, prefix: &str) -> Vec<String> {
     duplicate_names(sink, &setups, &list_path);
     resolve_extends(sink, &setups, &list_path);
     let merged = merge_all(&setups);
+    let extended = extended_setups(&setups);
     for (i, setup) in setups.iter().enumerate() {
         let path = index(&list_path, i);
         let Some(map) = setup.item.as_map() else {
@@ -157,6 +163,7 @@ pub fn check(sink: &mut Sink, root: &Node, prefix: &str) -> Vec<String> {
             path,
             at: setup.at,
             merged: &merged[i],
+            extended: extended[i],
         };
         zerops_build::check_merged(sink, &ctx);
         zerops_run::check_merged(sink, &ctx);
@@ -370,6 +377,17 @@ fn parents(setups: &[Setup], i: usize) -> Vec<usize> {
         .filter(|(t, _)| Some(*t) != setups[i].name)
         .filter_map(|(t, _)| setups.iter().position(|s| s.name == Some(*t)))
         .collect()
+}
+
+/// For each setup, whether some other setup names it in `extends`.
+fn extended_setups(setups: &[Setup]) -> Vec<bool> {
+    let mut extended = vec![false; setups.len()];
+    for i in 0..setups.len() {
+        for p in parents(setups, i) {
+            extended[p] = true;
+        }
+    }
+    extended
 }
 
 /// Whether following `extends` from setup `i` comes back to `i`.
