@@ -108,7 +108,7 @@ pub fn check(sink: &mut Sink, item: &Node, path: &str, peers: &[Peer]) {
         .and_then(Node::as_str)
         .is_some();
     let start_without_code =
-        item.value_of("startWithoutCode").and_then(Node::as_bool) == Some(true);
+        item.value_of("startWithoutCode").and_then(shape::go_bool) == Some(true);
     check_object_storage(sink, item, path, kind);
     for entry in map {
         let p = join(path, &entry.key);

@@ -321,14 +321,8 @@ fn check_project(sink: &mut Sink, node: &Node) {
             "corePackage" => enum_check(sink, &["LIGHT", "SERIOUS"]),
             "location" => enum_check(sink, &["eu-central", "us-east-1", "us-west-1"]),
             "envIsolation" => env::check_isolation(sink, v, &p),
-            "sharedIpv4" if v.as_bool().is_none() => {
-                sink.warn(
-                    "I2",
-                    &p,
-                    Pos::from(v),
-                    "`sharedIpv4` must be true or false",
-                    "use true or false",
-                );
+            "sharedIpv4" => {
+                shape::check_bool(sink, "I2", Severity::Warning, v, &p);
             }
             "tags"
                 if !v

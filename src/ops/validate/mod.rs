@@ -353,7 +353,7 @@ pub fn import_services(content: &str) -> Result<Vec<ImportService>, Finding> {
                 .value_of("mode")
                 .and_then(Node::scalar_text)
                 .map(str::to_owned),
-            overrides: item.value_of("override").and_then(Node::as_bool) == Some(true),
+            overrides: item.value_of("override").and_then(shape::go_bool) == Some(true),
             awaits_code: item.get("buildFromGit").is_none()
                 && catalog::family(catalog::split(service_type).name)
                     .is_none_or(|family| !family.kind.is_service()),

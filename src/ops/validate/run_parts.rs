@@ -383,15 +383,13 @@ pub fn check_volume(sink: &mut Sink, node: &Node, path: &str) {
             "e.g. `mountPath: /mnt/data`",
         );
     }
-    if let Some(e) = node.get("readOnly")
-        && e.value.as_bool().is_none()
-    {
-        sink.warn(
+    if let Some(e) = node.get("readOnly") {
+        shape::check_bool(
+            sink,
             "Z37",
+            Severity::Warning,
+            &e.value,
             &join(path, "readOnly"),
-            Pos::from(&e.value),
-            "`readOnly` must be true or false",
-            "use `readOnly: true` or remove it",
         );
     }
 }

@@ -130,33 +130,68 @@ pub fn expect_string<'a>(
 
 /// A boolean, else an error finding.
 pub fn expect_bool(sink: &mut Sink, rule: &'static str, node: &Node, path: &str) -> Option<bool> {
+    check_bool(sink, rule, Severity::Error, node, path)
+}
+
+/// A boolean, else a finding of `severity`. A YAML 1.1 word (`yes`, `off`…) counts as the
+/// boolean Zerops reads, with a warning: other YAML tools read it as text.
+pub fn check_bool(
+    sink: &mut Sink,
+    rule: &'static str,
+    severity: Severity,
+    node: &Node,
+    path: &str,
+) -> Option<bool> {
     if let Some(b) = node.as_bool() {
         return Some(b);
     }
     let key = last_segment(path);
-    // A true/false that is text was quoted; yes/no/on/off are text in YAML 1.2 either way.
+    if let Some(word) = node.as_str()
+        && let Some(b) = yaml11_bool(word)
+    {
+        sink.warn(
+            rule,
+            path,
+            Pos::from(node),
+            format!("`{word}` is a YAML 1.1 boolean: Zerops reads it as {b}, but YAML 1.2 tools read it as text"),
+            format!("write `{key}: {b}`"),
+        );
+        return Some(b);
+    }
+    // A true/false that is text was quoted, which Go's decoder refuses for a bool field.
     let fix = match node.as_str().map(str::to_ascii_lowercase).as_deref() {
         Some(word @ ("true" | "false")) => format!("write `{key}: {word}` without quotes"),
-        Some(word @ ("yes" | "on")) => {
-            format!("write `{key}: true`: YAML 1.2 reads `{word}` as text")
-        }
-        Some(word @ ("no" | "off")) => {
-            format!("write `{key}: false`: YAML 1.2 reads `{word}` as text")
-        }
         _ => "use true or false".to_owned(),
     };
-    sink.error(
+    sink.add(
+        severity,
         rule,
         path,
         Pos::from(node),
         format!(
-            "`{}` must be true or false, found {}",
-            last_segment(path),
+            "`{key}` must be true or false, found {}",
             article(node.type_name())
         ),
         fix,
     );
     None
+}
+
+/// A boolean as the platform's Go decoder (gopkg.in/yaml.v3) reads it into a bool field:
+/// `true`/`false`, or one of the YAML 1.1 words it still accepts there.
+pub fn go_bool(node: &Node) -> Option<bool> {
+    node.as_bool()
+        .or_else(|| node.as_str().and_then(yaml11_bool))
+}
+
+/// The YAML 1.1 boolean words that yaml.v3 decodes into a Go bool, in exactly the letter
+/// cases it accepts (quoted or not).
+fn yaml11_bool(word: &str) -> Option<bool> {
+    match word {
+        "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => Some(true),
+        "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" => Some(false),
+        _ => None,
+    }
 }
 
 /// An integer, else an error finding.

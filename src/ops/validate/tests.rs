@@ -278,15 +278,9 @@ fn a_boolean_written_as_text_gets_the_fix_that_fits_it() {
         )
     };
     for (value, fix) in [
-        (
-            "yes",
-            "write `httpSupport: true`: YAML 1.2 reads `yes` as text",
-        ),
-        (
-            "off",
-            "write `httpSupport: false`: YAML 1.2 reads `off` as text",
-        ),
         ("\"true\"", "write `httpSupport: true` without quotes"),
+        ("maybe", "use true or false"),
+        ("yEs", "use true or false"),
     ] {
         let report = validate(&yml(value), Some(FileKind::ZeropsYml), None);
         let found = report
@@ -297,6 +291,48 @@ fn a_boolean_written_as_text_gets_the_fix_that_fits_it() {
         assert_eq!(found.suggestion, fix, "{value}");
         assert_eq!(found.line, 8, "{value}");
     }
+}
+
+/// Go's yaml.v3, which the platform decodes with, takes the YAML 1.1 words for a bool
+/// field (quoted or not): a warning, since YAML 1.2 tools read them as text.
+#[test]
+fn yaml_1_1_booleans_are_a_warning() {
+    let yml = |value: &str| {
+        format!(
+            "zerops:\n  - setup: api\n    build: {{base: nodejs@22, deployFiles: ./}}\n    deploy:\n      temporaryShutdown: {value}\n    run:\n      base: nodejs@22\n      start: node s.js\n      ports:\n        - port: 3000\n          httpSupport: {value}\n"
+        )
+    };
+    for (value, b) in [
+        ("yes", true),
+        ("on", true),
+        ("\"OFF\"", false),
+        ("n", false),
+    ] {
+        let report = validate(&yml(value), Some(FileKind::ZeropsYml), None);
+        assert!(report.valid, "{value}: {report:?}");
+        let found: Vec<(&str, &str, usize)> = report
+            .warnings
+            .iter()
+            .map(|f| (f.rule, f.suggestion.as_str(), f.line))
+            .collect();
+        let (ts, hs) = (
+            format!("write `temporaryShutdown: {b}`"),
+            format!("write `httpSupport: {b}`"),
+        );
+        assert_eq!(
+            found,
+            [("Z20", ts.as_str(), 5), ("Z28", hs.as_str(), 11)],
+            "{value}"
+        );
+    }
+    let import = "services:\n  - hostname: app\n    type: nodejs@22\n    startWithoutCode: yes\n    override: on\n    os: ubuntu\n";
+    let report = validate(import, Some(FileKind::ImportYml), None);
+    assert!(report.valid, "{report:?}");
+    let rules: Vec<&str> = report.warnings.iter().map(|f| f.rule).collect();
+    // No I30: `startWithoutCode: yes` is true, so `os` takes effect.
+    assert_eq!(rules, ["I20", "I20"], "{report:?}");
+    let services = import_services(import).expect("services");
+    assert!(services[0].overrides);
 }
 
 /// The rules of the findings about `path` (or below it).
