@@ -488,6 +488,85 @@ fn versions_of(
     out
 }
 
+/// Well-known services that Zerops does not offer under their own name: the product's
+/// usual spelling and the Zerops family that replaces it (`None`: there is none). A user
+/// who writes `redis` means Valkey; edit distance alone would offer nothing, or a runtime
+/// (`mongodb` contains `go`).
+const FOREIGN_SERVICES: &[(&str, &str, Option<&str>)] = &[
+    ("redis", "Redis", Some("valkey")),
+    ("mysql", "MySQL", Some("mariadb")),
+    ("mongodb", "MongoDB", None),
+    ("mongo", "MongoDB", None),
+];
+
+/// A service name from outside the catalogue that users commonly reach for.
+#[derive(Debug, Clone, Copy)]
+pub struct Foreign {
+    /// The product as its makers spell it, e.g. `Redis`.
+    pub product: &'static str,
+    /// The compatible Zerops family, if there is one.
+    pub instead: Option<&'static Family>,
+}
+
+/// Looks `name` (a type's name part, any letter case) up among the well-known foreign
+/// service names.
+pub fn foreign_service(name: &str) -> Option<Foreign> {
+    let lower = name.trim().to_ascii_lowercase();
+    FOREIGN_SERVICES
+        .iter()
+        .find(|(n, _, _)| *n == lower)
+        .map(|&(_, product, instead)| Foreign {
+            product,
+            instead: instead.and_then(family),
+        })
+}
+
+/// A spelling of `family` that the catalogue lists, as close to what the user wrote as
+/// possible: their OS prefix, suffix and version if that combination exists, else the bare
+/// name with their version, else the family's default spelling. Suggestions built this way
+/// never name a version the family does not have.
+pub fn existing_spelling(family: &Family, wanted: &Spelled) -> String {
+    let version = if wanted.has_version {
+        wanted.version
+    } else {
+        ""
+    };
+    [
+        render(wanted.os, family.name, wanted.suffix, version),
+        render(None, family.name, None, version),
+    ]
+    .into_iter()
+    .find(|candidate| matches!(match_type(candidate), Match::Known { .. }))
+    .unwrap_or_else(|| default_spelling(family))
+}
+
+/// The spelling to suggest when the user's version does not exist: the newest numbered
+/// legacy version (the table lists them oldest first), else the bare name, else the first
+/// composite form (families that exist only in the composite era).
+pub fn default_spelling(family: &Family) -> String {
+    if let Some(v) = family
+        .legacy
+        .iter()
+        .rev()
+        .find(|v| v.starts_with(|c: char| c.is_ascii_digit()))
+    {
+        return render(None, family.name, None, v);
+    }
+    if family.legacy.contains(&"") || family.plain.contains(&"") {
+        return family.name.to_owned();
+    }
+    versions_of(&[family.alpine], Some("alpine"), family.name, None)
+        .into_iter()
+        .chain(versions_of(
+            &[family.single],
+            None,
+            family.name,
+            Some("single"),
+        ))
+        .next()
+        .unwrap_or_else(|| family.name.to_owned())
+}
+
 /// Every spelling of the import type table, for "did you mean".
 pub fn all_type_spellings() -> Vec<String> {
     let mut out = Vec::new();
@@ -808,6 +887,37 @@ mod tests {
             match_base("nodejs@999", RUN_BASES),
             Match::VersionMiss { .. }
         ));
+    }
+
+    #[test]
+    fn suggested_spellings_exist() {
+        let spelled =
+            |f: &str, text: &str| existing_spelling(family(f).expect("family"), &split(text));
+        assert_eq!(spelled("go", "mongodb@7"), "go@1.22");
+        assert_eq!(spelled("nodejs", "nodjs@22"), "nodejs@22");
+        assert_eq!(spelled("nodejs", "alpine/nodjs@24"), "alpine/nodejs@24");
+        assert_eq!(spelled("valkey", "redis@7"), "valkey@7.2");
+        assert_eq!(spelled("valkey", "redis:single@7.2"), "valkey:single@7.2");
+        assert_eq!(spelled("static", "statik"), "static");
+        assert_eq!(spelled("zero", "zeroo@9"), "alpine/zero@0.1");
+        assert_eq!(
+            spelled("local-storage", "local@2"),
+            "local-storage:single@1"
+        );
+        for f in TYPES {
+            let s = default_spelling(f);
+            assert!(known(&match_type(&s)), "{}: {s}", f.name);
+        }
+        let redis = foreign_service("Redis").expect("redis");
+        assert_eq!(redis.instead.map(|f| f.name), Some("valkey"));
+        assert_eq!(
+            foreign_service("mysql")
+                .and_then(|f| f.instead)
+                .map(|f| f.name),
+            Some("mariadb")
+        );
+        assert!(foreign_service("mongodb").is_some_and(|f| f.instead.is_none()));
+        assert!(foreign_service("nodejs").is_none());
     }
 
     #[test]

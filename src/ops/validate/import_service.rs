@@ -228,34 +228,63 @@ fn check_type(sink: &mut Sink, item: &Node, path: &str) -> TypeInfo {
             sink.error("I9", &p, Pos::from(&e.value), message, suggestion);
         }
         Match::Unknown { suggestions } => {
-            let s = catalog::split(text);
-            let spelled: Vec<String> = suggestions
-                .iter()
-                .map(|f| {
-                    let v = if s.version.is_empty() {
-                        String::new()
-                    } else {
-                        format!("@{}", s.version)
-                    };
-                    format!("{f}{v}")
-                })
-                .collect();
-            let refs: Vec<&str> = spelled.iter().map(String::as_str).collect();
-            let fix = if refs.is_empty() {
-                "use a type such as `nodejs@22`, `python@3.12`, `postgresql@17`, `valkey@7.2`, `object-storage`".to_owned()
-            } else {
-                format!("did you mean {}?", suggest::or_list(&refs))
-            };
-            sink.error(
-                "I9",
-                &p,
-                Pos::from(&e.value),
-                format!("unknown service type `{text}`"),
-                fix,
-            );
+            let (message, fix) = unknown_type(text, &suggestions);
+            sink.error("I9", &p, Pos::from(&e.value), message, fix);
         }
     }
     info
+}
+
+/// I9 message and fix for a type the catalogue does not know. A well-known foreign name
+/// (redis, mysql, mongodb) gets the Zerops equivalent or the news that there is none; a
+/// typo gets the closest families, each spelled with a version it really has.
+fn unknown_type(text: &str, suggestions: &[String]) -> (String, String) {
+    let s = catalog::split(text);
+    let message = format!("unknown service type `{text}`");
+    if let Some(foreign) = catalog::foreign_service(s.name) {
+        return match foreign.instead {
+            Some(f) => (
+                format!("{message}: Zerops has no {}", foreign.product),
+                format!(
+                    "use the {}-compatible {}",
+                    foreign.product,
+                    with_mode(f, &catalog::existing_spelling(f, &s))
+                ),
+            ),
+            None => (
+                format!("{message}: Zerops has no {} service", foreign.product),
+                format!(
+                    "choose a service Zerops offers, e.g. {}; zerops_knowledge (\"service types\") lists them all",
+                    catalog::family("postgresql").map_or_else(
+                        || "`postgresql`".to_owned(),
+                        |f| with_mode(f, &catalog::default_spelling(f))
+                    )
+                ),
+            ),
+        };
+    }
+    let spelled: Vec<String> = suggestions
+        .iter()
+        .filter_map(|name| catalog::family(name))
+        .map(|f| catalog::existing_spelling(f, &s))
+        .collect();
+    let refs: Vec<&str> = spelled.iter().map(String::as_str).collect();
+    let fix = if refs.is_empty() {
+        "use a type such as `nodejs@22`, `python@3.12`, `postgresql@17`, `valkey@7.2`, `object-storage`".to_owned()
+    } else {
+        format!("did you mean {}?", suggest::or_list(&refs))
+    };
+    (message, fix)
+}
+
+/// `` `valkey@7.2` with `mode: NON_HA` (or `HA`) ``: a managed type in the legacy spelling
+/// needs `mode` (I11), so a suggestion of one says so.
+fn with_mode(family: &catalog::Family, spelled: &str) -> String {
+    if family.kind.has_mode() && catalog::split(spelled).suffix.is_none() {
+        format!("`{spelled}` with `mode: NON_HA` (or `HA`)")
+    } else {
+        format!("`{spelled}`")
+    }
 }
 
 /// I10–I15: `mode` value and where it is required, forbidden or redundant.

@@ -398,3 +398,66 @@ fn a_child_missing_start_after_the_merge_is_still_warned() {
     assert_eq!(rules_at(&report, "zerops[1]"), ["Z26"], "{report:?}");
     assert_eq!(rules_at(&report, "zerops[2]"), ["Z26"], "{report:?}");
 }
+
+/// The backticked names in a suggestion (`` `a` `` … `` `b` ``).
+fn quoted(text: &str) -> Vec<&str> {
+    text.split('`').skip(1).step_by(2).collect()
+}
+
+#[test]
+fn unknown_type_suggestions_name_only_types_that_exist() {
+    let cases = [
+        ("mongodb@7", "Zerops has no MongoDB service"),
+        ("redis@7", "valkey@7.2"),
+        ("mysql@8", "mariadb@10.6"),
+        ("MySQL", "mariadb@10.6"),
+        ("nodjs@7", "nodejs@24"),
+        ("alpine/pythn@3.12", "alpine/python@3.12"),
+        ("postgress@99", "postgresql@18"),
+    ];
+    for (text, wanted) in cases {
+        let yml = format!("services:\n  - hostname: a\n    type: {text}\n");
+        let report = validate(&yml, Some(FileKind::ImportYml), None);
+        let f = report
+            .errors
+            .iter()
+            .find(|f| f.rule == "I9")
+            .unwrap_or_else(|| panic!("{text}: {report:?}"));
+        let both = format!("{} {}", f.message, f.suggestion);
+        assert!(both.contains(wanted), "{text}: {both}");
+        assert!(!f.suggestion.contains("go@"), "{text}: {}", f.suggestion);
+        for name in quoted(&f.suggestion)
+            .into_iter()
+            .filter(|q| q.contains('@'))
+        {
+            assert!(
+                matches!(catalog::match_type(name), catalog::Match::Known { .. }),
+                "{text}: suggests {name}"
+            );
+        }
+    }
+    let base = "zerops:\n  - setup: a\n    run: {base: redis@7, start: x}\n";
+    let report = validate(base, Some(FileKind::ZeropsYml), None);
+    let f = report.errors.iter().find(|f| f.rule == "Z25").expect("Z25");
+    assert!(f.message.contains("valkey"), "{f:?}");
+    assert!(f.suggestion.contains("`valkey@7.2`"), "{f:?}");
+}
+
+#[test]
+fn unknown_base_suggestions_name_only_bases_that_exist() {
+    for (base, wanted) in [
+        ("nodejss@22", "nodejs@22"),
+        ("ubuntu/denoo@1", "deno@1"),
+        ("alpine/denoo@9", "deno@2.0.0"),
+        ("alpine/pythn@3.14", "python@3.14"),
+    ] {
+        let yml = format!("zerops:\n  - setup: a\n    run: {{base: \"{base}\", start: x}}\n");
+        let report = validate(&yml, Some(FileKind::ZeropsYml), None);
+        let f = report
+            .errors
+            .iter()
+            .find(|f| f.rule == "Z25")
+            .unwrap_or_else(|| panic!("{base}: {report:?}"));
+        assert_eq!(quoted(&f.suggestion), [wanted], "{base}: {f:?}");
+    }
+}

@@ -213,6 +213,8 @@ pub fn check_base(sink: &mut Sink, rule: &'static str, node: &Node, path: &str, 
                         s.name
                     ),
                 )
+            } else if let Some(foreign) = catalog::foreign_service(s.name) {
+                foreign_base_hint(text, &s, foreign, here)
             } else if suggestions.is_empty() {
                 (
                     format!("unknown {here} base `{text}`"),
@@ -231,6 +233,35 @@ pub fn check_base(sink: &mut Sink, rule: &'static str, node: &Node, path: &str, 
             };
             sink.error(rule, path, Pos::from(node), message, fix);
         }
+    }
+}
+
+/// A well-known service that is not a Zerops name (redis, mysql, mongodb) used as a base:
+/// it would be a managed service, under its Zerops name if there is one.
+fn foreign_base_hint(
+    text: &str,
+    s: &catalog::Spelled,
+    foreign: catalog::Foreign,
+    here: &str,
+) -> (String, String) {
+    match foreign.instead {
+        Some(f) => (
+            format!(
+                "`{text}` is not a {here} base; Zerops has no {}, and its {}-compatible `{}` is a managed service",
+                foreign.product, foreign.product, f.name
+            ),
+            format!(
+                "create `{}` as its own service in import.yml and reference its variables (e.g. `${{cache_connectionString}}`)",
+                catalog::existing_spelling(f, s)
+            ),
+        ),
+        None => (
+            format!(
+                "`{text}` is not a {here} base; Zerops has no {} service",
+                foreign.product
+            ),
+            "run a database Zerops offers as its own service in import.yml; zerops_knowledge (\"service types\") lists them".to_owned(),
+        ),
     }
 }
 
@@ -253,30 +284,41 @@ fn other_phase_hint(text: &str, name: &str, phase: Phase) -> (String, String) {
     }
 }
 
-/// Re-spells a suggested family in the user's form (keeping OS prefix and, when the family
-/// has it, the version).
-fn respell(s: &catalog::Spelled, family: &str, table: &[catalog::BaseFamily]) -> String {
-    let f = table.iter().find(|f| f.name == family);
-    let version = match f {
-        Some(f) if f.legacy.contains(&s.version) || f.alpine.contains(&s.version) => {
-            s.version.to_owned()
+/// Re-spells a suggested family in the user's form: their OS prefix and version where the
+/// family has that base, else its newest listed version. Every candidate is checked against
+/// the table, so a suggestion never names a base that does not exist.
+fn respell(s: &catalog::Spelled, family: &str, table: &'static [catalog::BaseFamily]) -> String {
+    let newest = table
+        .iter()
+        .find(|f| f.name == family)
+        .and_then(|f| {
+            f.legacy
+                .iter()
+                .rev()
+                .find(|v| !v.is_empty() && **v != "latest")
+        })
+        .copied()
+        .unwrap_or("");
+    let spell = |os: Option<&str>, version: &str| {
+        let mut out = os.map(|o| format!("{o}/")).unwrap_or_default();
+        out.push_str(family);
+        if !version.is_empty() {
+            out.push('@');
+            out.push_str(version);
         }
-        Some(f) => f
-            .legacy
-            .iter()
-            .rev()
-            .find(|v| !v.is_empty() && **v != "latest")
-            .unwrap_or(&"latest")
-            .to_string(),
-        None => String::new(),
+        out
     };
-    let mut out = s.os.map(|o| format!("{o}/")).unwrap_or_default();
-    out.push_str(family);
-    if !version.is_empty() {
-        out.push('@');
-        out.push_str(&version);
-    }
-    out
+    let candidates = [
+        spell(s.os, s.version),
+        spell(None, s.version),
+        spell(s.os, newest),
+        spell(None, newest),
+    ];
+    candidates
+        .iter()
+        .find(|c| matches!(catalog::match_base(c, table), Match::Known { .. }))
+        .unwrap_or(&candidates[3])
+        .clone()
 }
 
 /// The first few entries of a long list.
