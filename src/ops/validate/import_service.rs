@@ -42,8 +42,9 @@ const SERVICE_KEYS: &[&str] = &[
     "override",
     "profile",
     "profileOverrides",
-    "envVariables",
 ];
+/// Service keys that are accepted but reported by a check of their own (I5: dropped).
+const SERVICE_REPORTED: &[&str] = &["envVariables"];
 const SERVICE_HINTS: &[(&str, &str, &str)] = &[
     (
         "name",
@@ -91,13 +92,14 @@ struct TypeInfo {
 /// Checks one service mapping.
 pub fn check(sink: &mut Sink, item: &Node, path: &str, peers: &[Peer]) {
     let Some(map) = item.as_map() else { return };
-    shape::unknown_keys(
+    shape::unknown_keys_beside(
         sink,
         "I5",
         Severity::Error,
         map,
         path,
         SERVICE_KEYS,
+        SERVICE_REPORTED,
         SERVICE_HINTS,
     );
     let info = check_type(sink, item, path);

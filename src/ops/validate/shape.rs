@@ -18,8 +18,26 @@ pub fn unknown_keys(
     allowed: &[&str],
     hints: &[(&str, &str, &str)],
 ) {
+    unknown_keys_beside(sink, rule, severity, entries, path, allowed, &[], hints);
+}
+
+/// `unknown_keys` for a mapping where some keys are accepted but are findings of their
+/// own (a deprecated or misplaced key that another check reports). Those `reported` keys
+/// are not called unknown, and neither offered in "allowed keys here" nor suggested:
+/// the list must not recommend what another finding tells the user to remove.
+#[allow(clippy::too_many_arguments)]
+pub fn unknown_keys_beside(
+    sink: &mut Sink,
+    rule: &'static str,
+    severity: Severity,
+    entries: &[Entry],
+    path: &str,
+    allowed: &[&str],
+    reported: &[&str],
+    hints: &[(&str, &str, &str)],
+) {
     for entry in entries {
-        if allowed.contains(&entry.key.as_str()) {
+        if allowed.contains(&entry.key.as_str()) || reported.contains(&entry.key.as_str()) {
             continue;
         }
         let p = join(path, &entry.key);

@@ -461,3 +461,63 @@ fn unknown_base_suggestions_name_only_bases_that_exist() {
         assert_eq!(quoted(&f.suggestion), [wanted], "{base}: {f:?}");
     }
 }
+
+#[test]
+fn a_key_in_the_wrong_section_is_told_where_it_belongs() {
+    let text = "zerops:
+  - setup: app
+    build:
+      base: nodejs@22
+      deployFiles: ./
+      zzzzzzzz: 1
+    deploy:
+      healthCheck: {httpGet: {port: 3000, path: /}}
+    run:
+      base: nodejs@22
+      start: npm start
+      ports: [{port: 3000}]
+      readinessCheck: {httpGet: {port: 3000, path: /}}
+      temporaryShutdown: true
+      deployFiles: ./
+      zzzzzzzz: 1
+";
+    let report = validate(text, Some(FileKind::ZeropsYml), None);
+    let fix = |path: &str| -> (&'static str, &str) {
+        let f = report
+            .errors
+            .iter()
+            .find(|f| f.path == path)
+            .unwrap_or_else(|| panic!("{path}: {report:?}"));
+        (f.rule, f.suggestion.as_str())
+    };
+    assert!(
+        fix("zerops[0].deploy.healthCheck")
+            .1
+            .starts_with("move it under `run:`")
+    );
+    for key in ["readinessCheck", "temporaryShutdown"] {
+        let (rule, suggestion) = fix(&format!("zerops[0].run.{key}"));
+        assert_eq!(rule, "Z24");
+        assert!(
+            suggestion.starts_with("move it under `deploy:`"),
+            "{suggestion}"
+        );
+    }
+    // deployFiles under run is Z12's finding alone, and no list offers it there.
+    assert_eq!(fix("zerops[0].run.deployFiles").0, "Z12");
+    let (_, run_list) = fix("zerops[0].run.zzzzzzzz");
+    assert!(
+        run_list.contains("`volume`") && !run_list.contains("deployFiles"),
+        "{run_list}"
+    );
+    // Likewise the deprecated build.deploy (Z12 warning) is not offered in build.
+    let (_, build_list) = fix("zerops[0].build.zzzzzzzz");
+    assert!(
+        build_list.contains("`deployFiles`") && !build_list.contains("`deploy`"),
+        "{build_list}"
+    );
+    let import = "services:\n  - hostname: a\n    type: nodejs@22\n    zzzzzzzz: 1\n";
+    let report = validate(import, Some(FileKind::ImportYml), None);
+    let f = report.errors.iter().find(|f| f.rule == "I5").expect("I5");
+    assert!(!f.suggestion.contains("envVariables"), "{f:?}");
+}

@@ -16,25 +16,32 @@ const BUILD_KEYS: &[&str] = &[
     "prepareCommands",
     "buildCommands",
     "deployFiles",
-    "deploy",
     "cache",
     "addToRunPrepare",
     "envVariables",
 ];
+/// Build keys that are accepted but reported by a check of their own (Z12 deprecation).
+const BUILD_REPORTED: &[&str] = &["deploy"];
 const DEPLOY_KEYS: &[&str] = &["readinessCheck", "temporaryShutdown"];
+const DEPLOY_HINTS: &[(&str, &str, &str)] = &[(
+    "healthCheck",
+    "`healthCheck` belongs to the run section",
+    "move it under `run:` (a sibling of `deploy:` in the setup)",
+)];
 
 /// Own `build:` section of a setup.
 pub fn check_build(sink: &mut Sink, node: &Node, path: &str) {
     let Some(map) = shape::expect_map(sink, "Z11", node, path, true) else {
         return;
     };
-    shape::unknown_keys(
+    shape::unknown_keys_beside(
         sink,
         "Z11",
         Severity::Error,
         map,
         path,
         BUILD_KEYS,
+        BUILD_REPORTED,
         &[
             ("build", "the pre-2023 name", "rename it to `buildCommands`"),
             (
@@ -53,6 +60,16 @@ pub fn check_build(sink: &mut Sink, node: &Node, path: &str) {
                 "move them under `run:`",
             ),
             ("env", "not a build key", "use `envVariables`"),
+            (
+                "healthCheck",
+                "`healthCheck` belongs to the run section",
+                "move it under `run:`",
+            ),
+            (
+                "readinessCheck",
+                "`readinessCheck` belongs to the deploy section",
+                "move it under `deploy:`",
+            ),
         ],
     );
     for entry in map {
@@ -145,7 +162,15 @@ pub fn check_deploy(sink: &mut Sink, node: &Node, path: &str) {
     let Some(map) = shape::expect_map(sink, "Z20", node, path, true) else {
         return;
     };
-    shape::unknown_keys(sink, "Z20", Severity::Error, map, path, DEPLOY_KEYS, &[]);
+    shape::unknown_keys(
+        sink,
+        "Z20",
+        Severity::Error,
+        map,
+        path,
+        DEPLOY_KEYS,
+        DEPLOY_HINTS,
+    );
     for entry in map {
         let p = join(path, &entry.key);
         match entry.key.as_str() {

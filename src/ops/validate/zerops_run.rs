@@ -65,6 +65,16 @@ const RUN_HINTS: &[(&str, &str, &str)] = &[
         "secrets are not set in zerops.yml",
         "use `envVariables` here for non-secret values; set secrets with zerops_env or in import.yml `envSecrets`",
     ),
+    (
+        "readinessCheck",
+        "`readinessCheck` belongs to the deploy section",
+        "move it under `deploy:` (a sibling of `run:` in the setup)",
+    ),
+    (
+        "temporaryShutdown",
+        "`temporaryShutdown` belongs to the deploy section",
+        "move it under `deploy:` (a sibling of `run:` in the setup)",
+    ),
     ("env", "not a zerops.yml key", "rename it to `envVariables`"),
     ("init", "the pre-2023 name", "rename it to `initCommands`"),
     (
@@ -89,9 +99,16 @@ pub fn check_run(sink: &mut Sink, node: &Node, path: &str) {
     let Some(map) = shape::expect_map(sink, "Z24", node, path, true) else {
         return;
     };
-    let mut allowed = RUN_KEYS.to_vec();
-    allowed.push("deployFiles");
-    shape::unknown_keys(sink, "Z24", Severity::Error, map, path, &allowed, RUN_HINTS);
+    shape::unknown_keys_beside(
+        sink,
+        "Z24",
+        Severity::Error,
+        map,
+        path,
+        RUN_KEYS,
+        &["deployFiles"],
+        RUN_HINTS,
+    );
     for entry in map {
         let p = join(path, &entry.key);
         let v = &entry.value;
