@@ -521,3 +521,37 @@ fn a_key_in_the_wrong_section_is_told_where_it_belongs() {
     let f = report.errors.iter().find(|f| f.rule == "I5").expect("I5");
     assert!(!f.suggestion.contains("envVariables"), "{f:?}");
 }
+
+#[test]
+fn an_empty_deploy_files_deploys_nothing() {
+    for value in ["[]", "\"\"", "\"  \"", "", "~"] {
+        let text = format!(
+            "zerops:\n  - setup: app\n    build:\n      base: nodejs@22\n      deployFiles: {value}\n    run: {{base: nodejs@22, start: x, ports: [{{port: 3000}}]}}\n"
+        );
+        let report = validate(&text, Some(FileKind::ZeropsYml), None);
+        let found: Vec<(&str, &str, usize, usize, &str)> = report
+            .errors
+            .iter()
+            .map(|f| {
+                (
+                    f.rule,
+                    f.path.as_str(),
+                    f.line,
+                    f.column,
+                    f.message.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [(
+                "Z16",
+                "zerops[0].build.deployFiles",
+                5,
+                7,
+                "`deployFiles` is empty; nothing would be deployed"
+            )],
+            "{value:?}"
+        );
+    }
+}

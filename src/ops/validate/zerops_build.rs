@@ -97,7 +97,15 @@ pub fn check_build(sink: &mut Sink, node: &Node, path: &str) {
                         "rename `deploy` to `deployFiles`",
                     );
                 }
-                if let Some(items) = shape::string_or_list(sink, "Z16", v, &p) {
+                if deploys_nothing(v) {
+                    sink.error(
+                        "Z16",
+                        &p,
+                        Pos::from(entry),
+                        format!("`{}` is empty; nothing would be deployed", entry.key),
+                        "list what to deploy: `deployFiles: ./` (everything) or the built paths, e.g. `deployFiles: [dist, package.json]`",
+                    );
+                } else if let Some(items) = shape::string_or_list(sink, "Z16", v, &p) {
                     for (item, ip) in items {
                         let text = item.as_str().unwrap_or_default();
                         if text.matches('~').count() > 1 {
@@ -133,6 +141,17 @@ pub fn check_build(sink: &mut Sink, node: &Node, path: &str) {
             }
             _ => {}
         }
+    }
+}
+
+/// A `deployFiles` value that names no path: no value, an empty or blank string, or an
+/// empty list. All three deploy nothing, so they are one error, like a missing key (Z12).
+fn deploys_nothing(node: &Node) -> bool {
+    match &node.value {
+        Value::Null => true,
+        Value::Str(s) => s.trim().is_empty(),
+        Value::Seq(items) => items.is_empty(),
+        _ => false,
     }
 }
 
