@@ -8,7 +8,7 @@ use super::import_yml::Peer;
 use super::report::{Pos, Severity, Sink, index, join};
 use super::shape;
 use super::suggest;
-use super::yaml::Node;
+use super::yaml::{Entry, Node};
 use super::zerops_yml;
 
 const POLICIES: &[&str] = &[
@@ -371,7 +371,8 @@ pub fn check_mount(sink: &mut Sink, node: &Node, path: &str, peers: &[Peer], has
 }
 
 /// I25: an embedded zerops.yml passes the Z rules and has the setup the service uses.
-pub fn check_zerops_yaml(sink: &mut Sink, item: &Node, node: &Node, path: &str) {
+pub fn check_zerops_yaml(sink: &mut Sink, item: &Node, entry: &Entry, path: &str) {
+    let node = &entry.value;
     if node.as_map().is_none() {
         sink.error(
             "I25",
@@ -398,7 +399,7 @@ pub fn check_zerops_yaml(sink: &mut Sink, item: &Node, node: &Node, path: &str) 
         sink.error(
             "I25",
             path,
-            Pos::from(node),
+            Pos::from(entry),
             format!(
                 "`zeropsYaml` has no setup `{w}` (the service uses zeropsSetup, else its hostname)"
             ),

@@ -157,7 +157,7 @@ pub fn check(sink: &mut Sink, item: &Node, path: &str, peers: &[Peer]) {
                     sink.error("I23", &p, Pos::from(entry), "`zeropsSetup` is used only together with `buildFromGit`", "add `buildFromGit: https://github.com/<org>/<repo>`, or remove `zeropsSetup`");
                 }
             }
-            "zeropsYaml" => check_zerops_yaml(sink, item, v, &p),
+            "zeropsYaml" => check_zerops_yaml(sink, item, entry, &p),
             "mount" => check_mount(sink, v, &p, peers, has_git),
             "envSecrets" => check_secrets(sink, v, &p, Pos::from(entry), peers),
             "dotEnvSecrets" => env::check_dotenv(sink, &p, v),

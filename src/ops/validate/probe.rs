@@ -2,10 +2,19 @@
 
 use super::report::{Pos, Severity, Sink, join};
 use super::shape;
-use super::yaml::{Node, Value};
+use super::yaml::{Entry, Node, Value};
 
 /// A readiness (Z21) or health (Z22) check: exactly one of `httpGet`/`exec`, plus timings.
-pub fn check_probe(sink: &mut Sink, rule: &'static str, node: &Node, path: &str, timings: &[&str]) {
+/// Takes the whole `readinessCheck:`/`healthCheck:` entry so that a missing probe is
+/// reported at that key, not at whichever child key happens to come first.
+pub fn check_probe(
+    sink: &mut Sink,
+    rule: &'static str,
+    entry: &Entry,
+    path: &str,
+    timings: &[&str],
+) {
+    let node = &entry.value;
     let Some(map) = shape::expect_map(sink, rule, node, path, false) else {
         return;
     };
@@ -18,7 +27,7 @@ pub fn check_probe(sink: &mut Sink, rule: &'static str, node: &Node, path: &str,
         (None, None) => sink.error(
             rule,
             path,
-            Pos::from(node),
+            Pos::from(entry),
             "the check needs `httpGet` or `exec`",
             "add `httpGet: {port: <port>, path: /health}` or `exec: {command: <command>}`",
         ),

@@ -3,7 +3,7 @@
 
 use super::report::{Pos, Severity, Sink, index, join};
 use super::suggest;
-use super::yaml::Node;
+use super::yaml::{Entry, Node};
 use super::{commands, shape};
 
 pub fn check_start_commands(sink: &mut Sink, node: &Node, path: &str) {
@@ -163,7 +163,10 @@ pub fn check_ports(sink: &mut Sink, node: &Node, path: &str) {
     }
 }
 
-pub fn check_env_replace(sink: &mut Sink, node: &Node, path: &str) {
+/// Z29: `envReplace` has `target` and `delimiter`; a missing one is reported at the
+/// `envReplace:` key.
+pub fn check_env_replace(sink: &mut Sink, entry: &Entry, path: &str) {
+    let node = &entry.value;
     let Some(map) = shape::expect_map(sink, "Z29", node, path, false) else {
         return;
     };
@@ -181,7 +184,7 @@ pub fn check_env_replace(sink: &mut Sink, node: &Node, path: &str) {
             None => sink.error(
                 "Z29",
                 path,
-                Pos::from(node),
+                Pos::from(entry),
                 format!("`envReplace` needs `{key}`"),
                 "give both `target` (files or directories) and `delimiter` (e.g. `%%`)",
             ),
@@ -342,7 +345,10 @@ pub fn check_routing(sink: &mut Sink, node: &Node, path: &str) {
     }
 }
 
-pub fn check_volume(sink: &mut Sink, node: &Node, path: &str) {
+/// Z37: `volume` names a local-storage hostname; a missing one is reported at the
+/// `volume:` key.
+pub fn check_volume(sink: &mut Sink, entry: &Entry, path: &str) {
+    let node = &entry.value;
     let Some(map) = node.as_map() else {
         sink.warn(
             "Z37",
@@ -367,7 +373,7 @@ pub fn check_volume(sink: &mut Sink, node: &Node, path: &str) {
         None => sink.warn(
             "Z37",
             path,
-            Pos::from(node),
+            Pos::from(entry),
             "`volume` names no local-storage `hostname`",
             "add `hostname: <hostname of a local-storage service>`",
         ),

@@ -555,3 +555,55 @@ fn an_empty_deploy_files_deploys_nothing() {
         );
     }
 }
+
+/// A finding about a key missing from a mapping points at the mapping's own key, as Z12
+/// does for the build section, not at whatever child key comes first.
+#[test]
+fn a_missing_child_key_is_reported_at_its_parent_key() {
+    let text = "zerops:
+  - setup: app
+    build: {base: nodejs@22, deployFiles: ./}
+    deploy:
+      readinessCheck:
+        failureTimeout: 30s
+    run:
+      base: nodejs@22
+      start: npm start
+      ports: [{port: 3000}]
+      envReplace:
+        target: ./config
+      volume:
+        mountPath: /mnt/data
+";
+    let report = validate(text, Some(FileKind::ZeropsYml), None);
+    let at = |rule: &str| -> Vec<(String, usize, usize)> {
+        report
+            .findings()
+            .filter(|f| f.rule == rule)
+            .map(|f| (f.path.clone(), f.line, f.column))
+            .collect()
+    };
+    assert_eq!(
+        at("Z21"),
+        [("zerops[0].deploy.readinessCheck".into(), 5, 7)]
+    );
+    assert_eq!(at("Z29"), [("zerops[0].run.envReplace".into(), 11, 7)]);
+    assert_eq!(at("Z37"), [("zerops[0].run.volume".into(), 13, 7)]);
+    let import = "services:
+  - hostname: api
+    type: nodejs@22
+    buildFromGit: https://github.com/example/api
+    zeropsYaml:
+      zerops:
+        - setup: web
+          run: {base: nodejs@22, start: x, ports: [{port: 3000}]}
+";
+    let report = validate(import, Some(FileKind::ImportYml), None);
+    let i25: Vec<(usize, usize)> = report
+        .errors
+        .iter()
+        .filter(|f| f.rule == "I25")
+        .map(|f| (f.line, f.column))
+        .collect();
+    assert_eq!(i25, [(5, 5)], "{report:?}");
+}

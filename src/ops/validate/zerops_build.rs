@@ -196,13 +196,9 @@ pub fn check_deploy(sink: &mut Sink, node: &Node, path: &str) {
             "temporaryShutdown" => {
                 shape::expect_bool(sink, "Z20", &entry.value, &p);
             }
-            "readinessCheck" => probe::check_probe(
-                sink,
-                "Z21",
-                &entry.value,
-                &p,
-                &["failureTimeout", "retryPeriod"],
-            ),
+            "readinessCheck" => {
+                probe::check_probe(sink, "Z21", entry, &p, &["failureTimeout", "retryPeriod"])
+            }
             _ => {}
         }
     }

@@ -169,11 +169,11 @@ pub fn check_run(sink: &mut Sink, node: &Node, path: &str) {
                     env::check_reference_syntax(sink, "Z36", &join(&p, key), value);
                 }
             }
-            "envReplace" => check_env_replace(sink, v, &p),
+            "envReplace" => check_env_replace(sink, entry, &p),
             "healthCheck" => probe::check_probe(
                 sink,
                 "Z22",
-                v,
+                entry,
                 &p,
                 &[
                     "failureTimeout",
@@ -187,7 +187,7 @@ pub fn check_run(sink: &mut Sink, node: &Node, path: &str) {
             "documentRoot" | "siteConfigPath" => {
                 shape::expect_string(sink, "Z32", v, &p);
             }
-            "volume" => check_volume(sink, v, &p),
+            "volume" => check_volume(sink, entry, &p),
             _ => {}
         }
     }
