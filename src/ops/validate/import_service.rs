@@ -190,18 +190,29 @@ fn check_type(sink: &mut Sink, item: &Node, path: &str) -> TypeInfo {
         return info;
     };
     let p = join(path, "type");
-    let Some(text) = e.value.as_str().filter(|t| !t.trim().is_empty()) else {
-        sink.error(
-            "I9",
-            &p,
-            Pos::from(&e.value),
-            format!(
-                "`type` must be text like `nodejs@22`, found {}",
-                shape::describe(&e.value)
-            ),
-            "write `type: <name>@<version>`",
-        );
-        return info;
+    let text = match shape::go_string(&e.value) {
+        Some((t, true)) => {
+            let known = matches!(catalog::match_type(t), Match::Known { .. });
+            shape::unquoted_number(sink, "I9", &e.value, &p, known, "type", "nodejs@22");
+            if !known {
+                return info;
+            }
+            t
+        }
+        Some((t, false)) if !t.trim().is_empty() => t,
+        _ => {
+            sink.error(
+                "I9",
+                &p,
+                Pos::from(&e.value),
+                format!(
+                    "`type` must be text like `nodejs@22`, found {}",
+                    shape::describe(&e.value)
+                ),
+                "write `type: <name>@<version>`",
+            );
+            return info;
+        }
     };
     info.family = catalog::family(catalog::split(text).name).map(|f| f.name);
     match catalog::match_type(text) {

@@ -141,7 +141,7 @@ pub fn check(sink: &mut Sink, root: &Node, content: &str) -> bool {
 
 fn peer(item: &Node) -> Option<Peer<'_>> {
     let hostname = item.value_of("hostname")?.as_str()?;
-    let type_text = item.value_of("type")?.as_str()?;
+    let (type_text, _) = shape::go_string(item.value_of("type")?)?;
     let kind = match catalog::match_type(type_text) {
         Match::Known { kind, .. }
         | Match::VersionMiss { kind, .. }

@@ -335,7 +335,8 @@ pub fn import_services(content: &str) -> Result<Vec<ImportService>, Finding> {
         };
         let Some(service_type) = item
             .value_of("type")
-            .and_then(Node::as_str)
+            .and_then(shape::go_string)
+            .map(|(text, _)| text)
             .filter(|s| !s.is_empty())
         else {
             return Err(finding(

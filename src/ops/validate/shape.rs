@@ -212,6 +212,59 @@ fn yaml11_bool(word: &str) -> Option<bool> {
     }
 }
 
+/// A scalar that the platform's Go decoder reads into a string field as it is written: a
+/// string, or a plain number, which yaml.v3 keeps as its source text (`3.20` stays "3.20",
+/// not 3.2). The flag says it was a number, which other YAML tools read differently.
+pub fn go_string(node: &Node) -> Option<(&str, bool)> {
+    match &node.value {
+        Value::Str(s) => Some((s, false)),
+        Value::Int(_) | Value::Float(_) => Some((&node.raw, true)),
+        _ => None,
+    }
+}
+
+/// A base or type written as a plain number (`base: 3.20`, `type: 22`). Go reads it as
+/// written; when that text is a `known` name it works, with a warning because other YAML
+/// tools read a number (3.20 becomes 3.2). Otherwise it names nothing, and the fix shows a
+/// real name (`example`) in quotes.
+pub fn unquoted_number(
+    sink: &mut Sink,
+    rule: &'static str,
+    node: &Node,
+    path: &str,
+    known: bool,
+    what: &str,
+    example: &str,
+) {
+    let text = &node.raw;
+    if known {
+        sink.warn(
+            rule,
+            path,
+            Pos::from(node),
+            format!("the {what} `{text}` is written as a number: Zerops reads it as written, but other YAML tools read the number {}", node_number(node)),
+            format!("quote it: `\"{text}\"`"),
+        );
+    } else {
+        sink.error(
+            rule,
+            path,
+            Pos::from(node),
+            format!("`{text}` is a number, not a {what} name"),
+            format!("write a quoted {what} like `\"{example}\"`"),
+        );
+    }
+}
+
+/// A number node as a YAML 1.2 tool reads it (`3.20` → `3.2`).
+fn node_number(node: &Node) -> String {
+    match node.value {
+        Value::Int(i) => i.to_string(),
+        Value::Float(f) => f.to_string(),
+        _ => node.raw.clone(),
+    }
+}
+
 /// An integer, else an error finding.
 pub fn expect_int(sink: &mut Sink, rule: &'static str, node: &Node, path: &str) -> Option<i64> {
     if let Some(i) = node.as_int() {

@@ -607,3 +607,72 @@ fn a_missing_child_key_is_reported_at_its_parent_key() {
         .collect();
     assert_eq!(i25, [(5, 5)], "{report:?}");
 }
+
+/// Go reads a plain number into a string field as written, and the spec lists bare OS
+/// versions as bases: `3.20` works (a warning to quote it), `22` names nothing.
+#[test]
+fn a_base_or_type_written_as_a_number_is_read_as_written() {
+    let text = "zerops:
+  - setup: a
+    build: {base: 3.23, deployFiles: ./}
+    run: {base: 22.04, start: x, ports: [{port: 3000}]}
+  - setup: b
+    build: {base: [24.04, 3.20], deployFiles: ./}
+    run: {base: 22, start: x}
+";
+    let report = validate(text, Some(FileKind::ZeropsYml), None);
+    let found: Vec<(Severity, &str, &str, &str)> = report
+        .findings()
+        .filter(|f| f.path.ends_with("base") || f.path.contains("base["))
+        .map(|f| (f.severity, f.rule, f.path.as_str(), f.suggestion.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                Severity::Error,
+                "Z25",
+                "zerops[1].run.base",
+                "write a quoted base like `\"nodejs@22\"`"
+            ),
+            (
+                Severity::Warning,
+                "Z13",
+                "zerops[0].build.base",
+                "quote it: `\"3.23\"`"
+            ),
+            (
+                Severity::Warning,
+                "Z25",
+                "zerops[0].run.base",
+                "quote it: `\"22.04\"`"
+            ),
+            (
+                Severity::Warning,
+                "Z13",
+                "zerops[1].build.base[0]",
+                "quote it: `\"24.04\"`"
+            ),
+            (
+                Severity::Warning,
+                "Z13",
+                "zerops[1].build.base[1]",
+                "quote it: `\"3.20\"`"
+            ),
+        ],
+        "{report:?}"
+    );
+    let import = "services:\n  - hostname: os\n    type: 3.17\n  - hostname: bad\n    type: 22\n";
+    let report = validate(import, Some(FileKind::ImportYml), None);
+    let found: Vec<(Severity, &str, usize)> = report
+        .findings()
+        .map(|f| (f.severity, f.rule, f.line))
+        .collect();
+    assert_eq!(
+        found,
+        [(Severity::Error, "I9", 5), (Severity::Warning, "I9", 3)],
+        "{report:?}"
+    );
+    let services = import_services("services:\n  - hostname: os\n    type: 3.20\n").expect("ok");
+    assert_eq!(services[0].service_type, "3.20");
+}

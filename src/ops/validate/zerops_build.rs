@@ -3,7 +3,7 @@
 
 use super::catalog::{self, BUILD_BASES, Match, RUN_BASES, TYPES};
 use super::env::{self, EnvMap};
-use super::report::{Pos, Severity, Sink, join};
+use super::report::{Pos, Severity, Sink, index, join};
 use super::shape;
 use super::suggest;
 use super::yaml::{Node, Value};
@@ -77,10 +77,8 @@ pub fn check_build(sink: &mut Sink, node: &Node, path: &str) {
         let v = &entry.value;
         match entry.key.as_str() {
             "base" => {
-                if let Some(items) = shape::string_or_list(sink, "Z13", v, &p) {
-                    for (item, ip) in items {
-                        check_base(sink, "Z13", item, &ip, Phase::Build);
-                    }
+                for (item, ip) in base_items(sink, v, &p) {
+                    check_base(sink, "Z13", item, &ip, Phase::Build);
                 }
             }
             "os" => check_os(sink, v, &p),
@@ -155,6 +153,49 @@ fn deploys_nothing(node: &Node) -> bool {
     }
 }
 
+/// Z13: the entries of `build.base`, one base or a list. Numbers count (a bare OS version
+/// such as `3.20`, see `check_base`); anything else is reported here.
+fn base_items<'a>(sink: &mut Sink, node: &'a Node, path: &str) -> Vec<(&'a Node, String)> {
+    let names_a_base = |n: &Node| shape::go_string(n).is_some_and(|(t, _)| !t.trim().is_empty());
+    match &node.value {
+        Value::Seq(items) => {
+            let mut out = Vec::new();
+            for (i, item) in items.iter().enumerate() {
+                let p = index(path, i);
+                if names_a_base(item) {
+                    out.push((item, p));
+                } else {
+                    sink.error(
+                        "Z13",
+                        &p,
+                        Pos::from(item),
+                        format!(
+                            "entry {i} of `base` must be a base name, found {}",
+                            shape::describe(item)
+                        ),
+                        "write each entry as a base, e.g. `- nodejs@22`",
+                    );
+                }
+            }
+            out
+        }
+        _ if names_a_base(node) => vec![(node, path.to_owned())],
+        _ => {
+            sink.error(
+                "Z13",
+                path,
+                Pos::from(node),
+                format!(
+                    "`base` must be a base name or a list of them, found {}",
+                    shape::describe(node)
+                ),
+                "e.g. `base: nodejs@22`, or `base: [nodejs@22, python@3.12]` for several",
+            );
+            Vec::new()
+        }
+    }
+}
+
 /// `os` is alpine or ubuntu (Z14).
 pub fn check_os(sink: &mut Sink, node: &Node, path: &str) {
     match node.as_str() {
@@ -214,11 +255,18 @@ pub enum Phase {
 /// Z13/Z25: a base is known in its phase. A known family with an unknown version is a
 /// warning; a base of the other phase or a managed service gets a targeted hint.
 pub fn check_base(sink: &mut Sink, rule: &'static str, node: &Node, path: &str, phase: Phase) {
-    let Some(text) = node.as_str() else { return };
+    let Some((text, numeric)) = shape::go_string(node) else {
+        return;
+    };
     let (table, other, here) = match phase {
         Phase::Build => (BUILD_BASES, RUN_BASES, "build"),
         Phase::Run => (RUN_BASES, BUILD_BASES, "run"),
     };
+    if numeric {
+        let known = matches!(catalog::match_base(text, table), Match::Known { .. });
+        shape::unquoted_number(sink, rule, node, path, known, "base", "nodejs@22");
+        return;
+    }
     match catalog::match_base(text, table) {
         Match::Known { .. } => {}
         Match::VersionMiss { known, .. } => sink.warn(

@@ -121,7 +121,9 @@ pub fn check_run(sink: &mut Sink, node: &Node, path: &str) {
                 "move it under `build:`",
             ),
             "base" => match &v.value {
-                Value::Str(_) => zerops_build::check_base(sink, "Z25", v, &p, Phase::Run),
+                Value::Str(_) | Value::Int(_) | Value::Float(_) => {
+                    zerops_build::check_base(sink, "Z25", v, &p, Phase::Run);
+                }
                 _ => sink.error(
                     "Z25",
                     &p,
@@ -197,17 +199,17 @@ pub fn check_run(sink: &mut Sink, node: &Node, path: &str) {
 /// a run base. `None` when unknown.
 fn run_kind(ctx: &SetupCtx) -> Option<Kind> {
     let run = ctx.merged.run.as_ref()?;
-    let text = match run.value("base") {
-        Some(n) => n.as_str()?,
-        None => {
-            let b = ctx.merged.build.as_ref()?.value("base")?;
-            match &b.value {
-                Value::Str(s) => s,
-                Value::Seq(items) if items.len() == 1 => items[0].as_str()?,
-                _ => return None,
-            }
-        }
+    let base = match run.value("base") {
+        Some(n) => n,
+        None => match ctx.merged.build.as_ref()?.value("base")? {
+            Node {
+                value: Value::Seq(items),
+                ..
+            } if items.len() == 1 => &items[0],
+            b => b,
+        },
     };
+    let (text, _) = shape::go_string(base)?;
     match catalog::match_base(text, RUN_BASES) {
         Match::Known { kind, .. } | Match::VersionMiss { kind, .. } => Some(kind),
         _ => None,
