@@ -42,6 +42,29 @@ pub fn check_isolation(sink: &mut Sink, node: &Node, path: &str) {
     }
 }
 
+/// I28: sshIsolation tokens (`project`, `vpn`, `service`, `service@<name>`, optional `-`),
+/// project and service level alike.
+pub fn check_ssh_isolation(sink: &mut Sink, node: &Node, path: &str) {
+    let Some(text) = node.as_str() else {
+        sink.warn(
+            "I28",
+            path,
+            Pos::from(node),
+            "`sshIsolation` must be text",
+            "e.g. `sshIsolation: vpn`",
+        );
+        return;
+    };
+    for token in text.split_whitespace() {
+        let t = token.trim_start_matches('-');
+        let ok = matches!(t, "project" | "vpn" | "service")
+            || t.strip_prefix("service@").is_some_and(|h| !h.is_empty());
+        if !ok {
+            sink.warn("I28", path, Pos::from(node), format!("unknown sshIsolation token `{token}`"), "combine `project`, `vpn`, `service`, `service@<hostname>`, each optionally prefixed with `-`");
+        }
+    }
+}
+
 /// `^[A-Za-z0-9_]+$`.
 pub fn valid_key(key: &str) -> bool {
     !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')

@@ -162,7 +162,7 @@ pub fn check(sink: &mut Sink, item: &Node, path: &str, peers: &[Peer]) {
             "envSecrets" => check_secrets(sink, v, &p, Pos::from(entry), peers),
             "dotEnvSecrets" => env::check_dotenv(sink, &p, v),
             "envIsolation" => env::check_isolation(sink, v, &p),
-            "sshIsolation" => check_ssh_isolation(sink, v, &p),
+            "sshIsolation" => env::check_ssh_isolation(sink, v, &p),
             "os" => check_os(sink, v, &p, kind, start_without_code),
             _ => {}
         }
@@ -393,28 +393,6 @@ fn composite(type_text: &str, ha: bool) -> String {
         format!("@{}", s.version)
     };
     format!("{}:{}{v}", s.name, if ha { "ha" } else { "single" })
-}
-
-/// I28: sshIsolation tokens (`project`, `vpn`, `service`, `service@<name>`, optional `-`).
-fn check_ssh_isolation(sink: &mut Sink, node: &Node, path: &str) {
-    let Some(text) = node.as_str() else {
-        sink.warn(
-            "I28",
-            path,
-            Pos::from(node),
-            "`sshIsolation` must be text",
-            "e.g. `sshIsolation: vpn`",
-        );
-        return;
-    };
-    for token in text.split_whitespace() {
-        let t = token.trim_start_matches('-');
-        let ok = matches!(t, "project" | "vpn" | "service")
-            || t.strip_prefix("service@").is_some_and(|h| !h.is_empty());
-        if !ok {
-            sink.warn("I28", path, Pos::from(node), format!("unknown sshIsolation token `{token}`"), "combine `project`, `vpn`, `service`, `service@<hostname>`, each optionally prefixed with `-`");
-        }
-    }
 }
 
 /// I30: `os` matters only for runtimes started without code.

@@ -300,7 +300,7 @@ fn check_project(sink: &mut Sink, node: &Node) {
             }
         };
         match entry.key.as_str() {
-            "name" | "description" | "sshIsolation" if v.as_str().is_none() => {
+            "name" | "description" if v.as_str().is_none() => {
                 sink.warn(
                     "I2",
                     &p,
@@ -321,6 +321,7 @@ fn check_project(sink: &mut Sink, node: &Node) {
             "corePackage" => enum_check(sink, &["LIGHT", "SERIOUS"]),
             "location" => enum_check(sink, &["eu-central", "us-east-1", "us-west-1"]),
             "envIsolation" => env::check_isolation(sink, v, &p),
+            "sshIsolation" => env::check_ssh_isolation(sink, v, &p),
             "sharedIpv4" => {
                 shape::check_bool(sink, "I2", Severity::Warning, v, &p);
             }

@@ -676,3 +676,35 @@ fn a_base_or_type_written_as_a_number_is_read_as_written() {
     let services = import_services("services:\n  - hostname: os\n    type: 3.20\n").expect("ok");
     assert_eq!(services[0].service_type, "3.20");
 }
+
+#[test]
+fn project_ssh_isolation_is_checked_like_a_service_one() {
+    let text = "project:\n  name: x\n  sshIsolation: vpn -bogus\nservices:\n  - hostname: app\n    type: nodejs@22\n    sshIsolation: bogus\n";
+    let report = validate(text, Some(FileKind::ImportYml), None);
+    let found: Vec<(&str, &str, usize, &str)> = report
+        .warnings
+        .iter()
+        .filter(|f| f.rule == "I28")
+        .map(|f| (f.rule, f.path.as_str(), f.line, f.message.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "I28",
+                "project.sshIsolation",
+                3,
+                "unknown sshIsolation token `-bogus`"
+            ),
+            (
+                "I28",
+                "services[0].sshIsolation",
+                7,
+                "unknown sshIsolation token `bogus`"
+            ),
+        ]
+    );
+    let valid = "project:\n  name: x\n  sshIsolation: project -vpn service@api\nservices:\n  - hostname: app\n    type: nodejs@22\n";
+    let report = validate(valid, Some(FileKind::ImportYml), None);
+    assert!(report.findings().all(|f| f.rule != "I28"), "{report:?}");
+}
