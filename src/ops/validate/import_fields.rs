@@ -4,7 +4,7 @@
 
 use super::catalog::{self, Kind};
 use super::env::{self, EnvMap};
-use super::import_yml::Peer;
+use super::import_yml::{Peer, valid_hostname};
 use super::report::{Pos, Severity, Sink, index, join};
 use super::shape;
 use super::suggest;
@@ -107,9 +107,19 @@ pub fn check_object_storage(sink: &mut Sink, item: &Node, path: &str, kind: Opti
                     Pos::from(&e.value),
                     format!(
                         "objectStorageSize must be a number, found {}",
-                        shape::describe(&e.value)
+                        shape::describe_as_typed(&e.value)
                     ),
-                    "use a whole number from 1 to 100",
+                    match e
+                        .value
+                        .as_str()
+                        .map(str::trim)
+                        .and_then(|t| t.parse::<u32>().ok())
+                    {
+                        Some(n) => {
+                            format!("write the number without quotes: `objectStorageSize: {n}`")
+                        }
+                        None => "use a whole number from 1 to 100".to_owned(),
+                    },
                 ),
             }
         }
@@ -228,7 +238,7 @@ pub fn check_scaling(sink: &mut Sink, node: &Node, path: &str, kind: Option<Kind
                         Pos::from(&e.value),
                         format!(
                             "`{key}` must be a non-negative number, found {}",
-                            shape::describe(&e.value)
+                            shape::describe_as_typed(&e.value)
                         ),
                         "use a number such as 1 or 0.5",
                     ),
@@ -364,9 +374,48 @@ pub fn check_mount(sink: &mut Sink, node: &Node, path: &str, peers: &[Peer], has
         let target = peers.iter().find(|p| p.hostname == name);
         match target {
             Some(p) if p.kind == Some(Kind::SharedStorage) => {}
-            Some(p) => sink.warn("I24", &index(path, i), Pos::from(m), format!("`{name}` is a `{}` service, not a shared storage", p.type_text), "mount only shared-storage services"),
-            None => sink.warn("I24", &index(path, i), Pos::from(m), format!("no shared storage `{name}` in this file (it must already exist in the project)"), format!("add `- hostname: {name}` with `type: shared-storage` and `mode: NON_HA`, or fix the name")),
+            Some(p) => sink.warn(
+                "I24",
+                &index(path, i),
+                Pos::from(m),
+                format!(
+                    "`{name}` is a `{}` service, not a shared storage",
+                    p.type_text
+                ),
+                "mount only shared-storage services",
+            ),
+            None => sink.warn(
+                "I24",
+                &index(path, i),
+                Pos::from(m),
+                format!(
+                    "no shared storage `{name}` in this file (it must already exist in the project)"
+                ),
+                add_storage_fix(name),
+            ),
         }
+    }
+}
+
+/// How to fix a mount of a storage this file does not create. The suggestion to add the
+/// storage must itself be valid, so a name that is no hostname (`Files`) is corrected
+/// first, or only its rule is stated.
+fn add_storage_fix(name: &str) -> String {
+    let add = |host: &str| {
+        format!("add `- hostname: {host}` with `type: shared-storage` and `mode: NON_HA`")
+    };
+    if valid_hostname(name) {
+        return format!("{}, or fix the name", add(name));
+    }
+    let lower = name.to_ascii_lowercase();
+    if valid_hostname(&lower) {
+        format!(
+            "hostnames are lowercase: mount `{lower}`, and if it does not exist yet {}",
+            add(&lower)
+        )
+    } else {
+        "fix the name: a hostname has only lowercase letters and digits and starts with a letter"
+            .to_owned()
     }
 }
 

@@ -182,11 +182,7 @@ fn check_hostname(sink: &mut Sink, item: &Node, path: &str) {
             return;
         }
     };
-    let valid_chars = text
-        .bytes()
-        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
-    let starts = text.bytes().next().is_some_and(|b| b.is_ascii_lowercase());
-    if !valid_chars || !starts || text.len() > 40 {
+    if !valid_hostname(text) {
         let fixed = fix_hostname(text);
         sink.error(
             "I7",
@@ -207,6 +203,15 @@ fn check_hostname(sink: &mut Sink, item: &Node, path: &str) {
             "shorten it to 25 characters or fewer",
         );
     }
+}
+
+/// I7's hard rule: `^[a-z][a-z0-9]{0,39}$`.
+pub fn valid_hostname(text: &str) -> bool {
+    let valid_chars = text
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+    let starts = text.bytes().next().is_some_and(|b| b.is_ascii_lowercase());
+    valid_chars && starts && text.len() <= 40
 }
 
 fn fix_hostname(text: &str) -> String {

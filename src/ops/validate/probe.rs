@@ -122,12 +122,26 @@ pub fn check_probe(
 /// duration string within 10s–1h.
 pub fn check_timing(sink: &mut Sink, node: &Node, path: &str) {
     match &node.value {
+        Value::Int(i) if !(10..=3600).contains(i) => sink.warn(
+            "Z23",
+            path,
+            Pos::from(node),
+            format!("the integer {i} (seconds) is outside the accepted range of 10s to 1h"),
+            "use a quoted duration between `\"10s\"` and `\"1h\"`, e.g. `\"30s\"`",
+        ),
         Value::Int(i) => sink.info(
             "Z23",
             path,
             Pos::from(node),
             format!("timing given as the integer {i}; the live validator is reported to want a duration string"),
             format!("write it as a quoted duration, e.g. `\"{}s\"`", i.max(&10)),
+        ),
+        Value::Str(s) if s.trim() != s && go_duration_seconds(s.trim()).is_some() => sink.error(
+            "Z23",
+            path,
+            Pos::from(node),
+            format!("`\"{s}\"` has spaces around the duration, which Go's duration parser refuses"),
+            format!("write `\"{}\"`", s.trim()),
         ),
         Value::Str(s) => match go_duration_seconds(s) {
             None => sink.error("Z23", path, Pos::from(node), format!("`{s}` is not a duration"), "use a Go duration such as `30s`, `2m` or `1h`"),
@@ -144,9 +158,9 @@ pub fn check_timing(sink: &mut Sink, node: &Node, path: &str) {
     }
 }
 
-/// Seconds in a Go duration string (`1h30m`, `300ms`, `10s`, `0`), or `None`.
+/// Seconds in a Go duration string (`1h30m`, `300ms`, `10s`, `0`), or `None`. Like Go's
+/// time.ParseDuration it takes no surrounding spaces.
 pub fn go_duration_seconds(text: &str) -> Option<f64> {
-    let text = text.trim();
     let (negative, mut rest) = match text.strip_prefix('-') {
         Some(r) => (true, r),
         None => (false, text.strip_prefix('+').unwrap_or(text)),
@@ -197,5 +211,7 @@ mod tests {
         assert_eq!(go_duration_seconds("ten seconds"), None);
         assert_eq!(go_duration_seconds("s"), None);
         assert_eq!(go_duration_seconds(""), None);
+        assert_eq!(go_duration_seconds("30s "), None);
+        assert_eq!(go_duration_seconds(" 30s"), None);
     }
 }

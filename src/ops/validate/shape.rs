@@ -418,6 +418,15 @@ pub fn describe(node: &Node) -> String {
     }
 }
 
+/// `describe` for a place that wants a number: a string is called a string, so that a
+/// quoted `"5"` does not read as if the number 5 had been refused.
+pub fn describe_as_typed(node: &Node) -> String {
+    match &node.value {
+        Value::Str(s) if !s.is_empty() => format!("the string \"{s}\""),
+        _ => describe(node),
+    }
+}
+
 /// "a list", "an integer".
 pub fn article(word: &str) -> String {
     if word.starts_with(['a', 'e', 'i', 'o', 'u']) {

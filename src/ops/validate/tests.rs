@@ -708,3 +708,81 @@ fn project_ssh_isolation_is_checked_like_a_service_one() {
     let report = validate(valid, Some(FileKind::ImportYml), None);
     assert!(report.findings().all(|f| f.rule != "I28"), "{report:?}");
 }
+
+#[test]
+fn a_mount_suggestion_names_a_valid_hostname() {
+    let yml = |name: &str| {
+        format!(
+            "services:\n  - hostname: api\n    type: nodejs@22\n    buildFromGit: https://github.com/a/b\n    mount: [\"{name}\"]\n"
+        )
+    };
+    for (name, wanted) in [
+        ("files", "add `- hostname: files` with"),
+        (
+            "Files",
+            "mount `files`, and if it does not exist yet add `- hostname: files`",
+        ),
+        (
+            "my_files",
+            "fix the name: a hostname has only lowercase letters",
+        ),
+    ] {
+        let report = validate(&yml(name), Some(FileKind::ImportYml), None);
+        let f = report
+            .warnings
+            .iter()
+            .find(|f| f.path == "services[0].mount[0]")
+            .unwrap_or_else(|| panic!("{name}: {report:?}"));
+        assert!(f.suggestion.contains(wanted), "{name}: {}", f.suggestion);
+        // Any hostname the suggestion tells to add is itself valid.
+        for added in f.suggestion.split("- hostname: ").skip(1) {
+            let host = added.split('`').next().unwrap_or_default();
+            assert!(import_yml::valid_hostname(host), "{name}: {}", f.suggestion);
+        }
+    }
+}
+
+#[test]
+fn a_number_written_as_a_string_is_called_a_string() {
+    let text = "services:\n  - hostname: s3\n    type: object-storage\n    objectStorageSize: \"5\"\n    objectStoragePolicy: private\n";
+    let report = validate(text, Some(FileKind::ImportYml), None);
+    let f = report.errors.iter().find(|f| f.rule == "I16").expect("I16");
+    assert_eq!(
+        f.message,
+        "objectStorageSize must be a number, found the string \"5\""
+    );
+    assert_eq!(
+        f.suggestion,
+        "write the number without quotes: `objectStorageSize: 5`"
+    );
+}
+
+#[test]
+fn timings_follow_go_durations_and_the_range() {
+    let yml = |value: &str| {
+        format!(
+            "zerops:\n  - setup: app\n    build: {{base: nodejs@22, deployFiles: ./}}\n    run:\n      base: nodejs@22\n      start: x\n      ports: [{{port: 3000}}]\n      healthCheck:\n        exec: {{command: ./ok}}\n        failureTimeout: {value}\n"
+        )
+    };
+    for (value, severity) in [
+        ("\"30s \"", Severity::Error),
+        ("\" 30s\"", Severity::Error),
+        ("0", Severity::Warning),
+        ("7200", Severity::Warning),
+        ("30", Severity::Info),
+        ("\"30s\"", Severity::Info),
+    ] {
+        let report = validate(&yml(value), Some(FileKind::ZeropsYml), None);
+        let found: Vec<(Severity, &str)> = report
+            .findings()
+            .filter(|f| f.path.ends_with("failureTimeout"))
+            .map(|f| (f.severity, f.rule))
+            .collect();
+        let wanted: &[(Severity, &str)] = if value == "\"30s\"" {
+            &[]
+        } else {
+            &[(severity, "Z23")]
+        };
+        assert_eq!(found, wanted, "{value}: {report:?}");
+    }
+}
