@@ -174,6 +174,25 @@ fn internal_server_error() {
     );
 }
 
+/// An API (or a proxy before it) that echoes the request's token in its error body: the
+/// matrix checks that no result or log line carries it.
+#[test]
+fn an_error_that_echoes_the_token() {
+    matrix(
+        Fault::Status {
+            status: 500,
+            body: json!({"error": {
+                "code": "echo",
+                "message": format!("you sent Bearer {TOKEN}"),
+                "meta": [{"authorization": format!("Bearer {TOKEN}")}],
+            }})
+            .to_string(),
+        },
+        "API_ERROR",
+        &[],
+    );
+}
+
 #[test]
 fn bad_gateway_with_an_html_page() {
     matrix(

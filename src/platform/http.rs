@@ -30,7 +30,8 @@ const MAX_PAGES: usize = 100;
 
 /// Turns `ZEROPS_API_HOST` (a bare host, or a full `http(s)://` URL, the scheme in any
 /// letter case, even with the API's own path `/api/rest/public` at its end) into a base URL
-/// without a trailing slash.
+/// without a trailing slash. A `user:password@` before the host is dropped: the API takes
+/// the token, and the base URL is shown in error messages.
 pub fn base_url(host: &str) -> String {
     let mut host = host.trim().trim_end_matches('/');
     if host.len() >= API_PREFIX.len()
@@ -46,10 +47,44 @@ pub fn base_url(host: &str) -> String {
         if let Some(head) = host.get(..scheme.len())
             && head.eq_ignore_ascii_case(scheme)
         {
-            return format!("{scheme}{}", &host[scheme.len()..]);
+            return format!("{scheme}{}", without_userinfo(&host[scheme.len()..]));
         }
     }
-    format!("https://{host}")
+    format!("https://{}", without_userinfo(host))
+}
+
+/// `rest` (a URL after its scheme) without a `user:password@` before the host.
+fn without_userinfo(rest: &str) -> &str {
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    match rest[..authority_end].rfind('@') {
+        Some(at) => &rest[at + 1..],
+        None => rest,
+    }
+}
+
+/// What makes a base URL from [`base_url`] unusable (`ftp://x` became `https://ftp://x`,
+/// a port above 65535), so a failed call can blame the setting rather than the network.
+fn base_url_problem(base: &str) -> Option<String> {
+    let rest = base.split_once("://").map_or(base, |(_, rest)| rest);
+    let authority = rest.split('/').next().unwrap_or("");
+    // `[::1]:9` keeps its colons inside the brackets.
+    let (host, port) = match authority.find(']') {
+        Some(end) => (&authority[..=end], authority[end + 1..].strip_prefix(':')),
+        None => match authority.rsplit_once(':') {
+            Some((host, port)) => (host, Some(port)),
+            None => (authority, None),
+        },
+    };
+    let host_chars = |c: char| c.is_ascii_alphanumeric() || "-._[]:".contains(c);
+    if host.is_empty() || !host.chars().all(host_chars) {
+        return Some(format!("`{authority}` is not a host name"));
+    }
+    if let Some(port) = port
+        && port.parse::<u16>().map_or(true, |p| p == 0)
+    {
+        return Some(format!("`{port}` is not a port (1-65535)"));
+    }
+    None
 }
 
 /// A client for one token.
@@ -162,6 +197,12 @@ impl ZeropsClient {
             let mut err = map_failure(failure, subject, &endpoint);
             // Which host was tried: a wrong ZEROPS_API_HOST or region shows here.
             err.message.push_str(&format!(" (API at {})", self.base));
+            if let Some(problem) = base_url_problem(&self.base) {
+                err.suggestion = format!(
+                    "ZEROPS_API_HOST does not name a usable API address: {problem}. Set it to a host such as {DEFAULT_API_HOST} (or an http(s):// URL), or leave it unset."
+                );
+                return err;
+            }
             if changes { maybe_applied(err) } else { err }
         };
         let mut response = result.map_err(|err| lost(transport_failure(&err, &self.token)))?;
@@ -184,7 +225,7 @@ impl ZeropsClient {
             .map_err(|err| lost(transport_failure(&err, &self.token)))?;
         if status >= 300 {
             return Err(map_failure(
-                error_body(status, &text, retry_after),
+                error_body(status, &text, retry_after, &self.token),
                 subject,
                 &endpoint,
             ));
@@ -310,9 +351,19 @@ pub(super) struct SearchEnvelope<T> {
 }
 
 /// Reads the API's `{"error": {code, message, meta}}` body, or keeps the start of any
-/// other body (a gateway's HTML page, say).
-pub(super) fn error_body(status: u16, text: &str, retry_after: Option<u64>) -> Failure {
-    let parsed: Option<Value> = serde_json::from_str(text).ok();
+/// other body (a gateway's HTML page, say). Everything kept reaches the agent, so `secret`
+/// is scrubbed from it: from the raw text, and again from the decoded strings (JSON may
+/// write a character of the secret as an escape).
+pub(super) fn error_body(
+    status: u16,
+    text: &str,
+    retry_after: Option<u64>,
+    secret: &str,
+) -> Failure {
+    let text = &scrub(text, secret);
+    let parsed: Option<Value> = serde_json::from_str::<Value>(text)
+        .ok()
+        .map(|value| scrub_value(value, secret));
     let error = parsed.as_ref().and_then(|v| v.get("error"));
     let field = |name: &str| {
         error
@@ -371,6 +422,26 @@ pub fn scrub(text: &str, secret: &str) -> String {
     }
 }
 
+/// [`scrub`] for every string in a JSON value, keys included.
+fn scrub_value(value: Value, secret: &str) -> Value {
+    match value {
+        Value::String(text) => Value::String(scrub(&text, secret)),
+        Value::Array(items) => Value::Array(
+            items
+                .into_iter()
+                .map(|item| scrub_value(item, secret))
+                .collect(),
+        ),
+        Value::Object(members) => Value::Object(
+            members
+                .into_iter()
+                .map(|(key, member)| (scrub(&key, secret), scrub_value(member, secret)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
 /// Ids from the model (processId, serviceId, ...) are put into URL paths. Each path
 /// segment must be a plain id (letters, digits, `-`, `_`): no `..`, `/`, `?`, `#`, `%` or
 /// spaces, so a crafted id cannot reach another endpoint (`x/../../service-stack/ID/stop`)
@@ -413,6 +484,8 @@ mod tests {
             "https://api.app-prg1.zerops.io"
         );
         assert_eq!(base_url("http://127.0.0.1:8080"), "http://127.0.0.1:8080");
+        assert_eq!(base_url("http://user:pw@127.0.0.1:9"), "http://127.0.0.1:9");
+        assert_eq!(base_url("me@x.example/a@b"), "https://x.example/a@b");
         assert_eq!(base_url("https://x.example/"), "https://x.example");
         // The API's own path, a scheme in capitals, spaces: all come to the same base.
         assert_eq!(
@@ -430,11 +503,34 @@ mod tests {
     }
 
     #[test]
+    fn unusable_api_addresses_are_named() {
+        for good in [
+            "api.app-prg1.zerops.io",
+            "http://127.0.0.1:8080",
+            "http://[::1]:9",
+            "http://[::1]",
+            "localhost",
+        ] {
+            assert_eq!(base_url_problem(&base_url(good)), None, "{good}");
+        }
+        for bad in [
+            "ftp://x",
+            "http://",
+            "http://127.0.0.1:99999",
+            "x.example:0",
+            "a b",
+        ] {
+            assert!(base_url_problem(&base_url(bad)).is_some(), "{bad}");
+        }
+    }
+
+    #[test]
     fn error_bodies_are_read_or_kept_raw() {
         match error_body(
             400,
             r#"{"error":{"code":"x","message":"m","meta":[{"code":"a"}]}}"#,
             None,
+            "",
         ) {
             Failure::Status {
                 api_code,
@@ -450,12 +546,38 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        match error_body(502, "<html>Bad Gateway</html>", None) {
+        match error_body(502, "<html>Bad Gateway</html>", None, "") {
             Failure::Status {
                 raw_body, api_code, ..
             } => {
                 assert_eq!(raw_body.as_deref(), Some("<html>Bad Gateway</html>"));
                 assert!(api_code.is_none());
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// An API (or a proxy before it) that echoes the request's token in its error: the
+    /// message, the meta and the raw body reach the agent without it, also when the JSON
+    /// writes one of its characters as an escape.
+    #[test]
+    fn error_bodies_never_carry_the_token() {
+        let secret = "sec/ret-abc123";
+        let echoing = r#"{"error":{"code":"echo","message":"you sent Bearer sec\/ret-abc123","meta":[{"auth":"Bearer sec/ret-abc123"}]}}"#;
+        match error_body(400, echoing, None, secret) {
+            Failure::Status {
+                api_message,
+                api_meta,
+                ..
+            } => {
+                assert_eq!(api_message.as_deref(), Some("you sent Bearer ***"));
+                assert_eq!(api_meta.unwrap().to_string(), r#"[{"auth":"Bearer ***"}]"#);
+            }
+            other => panic!("{other:?}"),
+        }
+        match error_body(500, "<p>token sec/ret-abc123</p>", None, secret) {
+            Failure::Status { raw_body, .. } => {
+                assert_eq!(raw_body.as_deref(), Some("<p>token ***</p>"));
             }
             other => panic!("{other:?}"),
         }

@@ -102,7 +102,11 @@ impl LogFetcher for HttpLogFetcher {
             // An error page may echo the request URL: its credential must not reach the
             // message built from the body.
             let text = scrub_credential(&text, &secret);
-            let mut err = map_failure(error_body(status, &text, None), Subject::Other, endpoint);
+            let mut err = map_failure(
+                error_body(status, &text, None, &secret),
+                Subject::Other,
+                endpoint,
+            );
             if status == 401 || status == 403 {
                 err.code = ErrorCode::ApiError;
                 err.suggestion = "The log access expired; call zerops_logs again.".into();
