@@ -180,13 +180,14 @@ fn hostnames_are_checked_before_use() {
     }
     let (code, _) = tool_error(last);
     assert_eq!(code, "SERVICE_NOT_FOUND", "{last}");
-    // Without confirm, a delete is refused for that before the hostname is looked at.
+    // Without confirm too: the agent must not ask the user to approve deleting a service
+    // that cannot exist.
     let unconfirmed: Vec<Value> = bad
         .iter()
         .map(|h| call("zerops_delete", json!({"serviceHostname": h})))
         .collect();
     for answer in ask(&unconfirmed) {
-        assert_eq!(tool_error(&answer).0, "CONFIRM_REQUIRED", "{answer}");
+        assert_eq!(tool_error(&answer).0, "INVALID_HOSTNAME", "{answer}");
     }
     // No hostname at all, or an empty one: the PRD's "which service?" code.
     let unnamed = [

@@ -740,7 +740,13 @@ fn delete_needs_confirmation_and_then_removes_the_service() {
     ] {
         expect_error(&s.call("zerops_delete", args), "CONFIRM_REQUIRED");
     }
-    assert!(sim.requests().is_empty(), "{:?}", sim.requests());
+    // Looked up (reads only), not changed.
+    assert!(mutations(&sim).is_empty(), "{:?}", mutations(&sim));
+    // A service the project does not have is reported as such, not as needing approval.
+    expect_error(
+        &s.call("zerops_delete", json!({"serviceHostname": "nosuchsvc"})),
+        "SERVICE_NOT_FOUND",
+    );
     let deleted = expect_ok(&s.call(
         "zerops_delete",
         json!({"serviceHostname": "web", "confirm": true}),

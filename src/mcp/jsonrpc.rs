@@ -318,10 +318,8 @@ fn classify_envelope(envelope: Envelope<'_>) -> Incoming {
     let params = match envelope.params {
         None => Ok(None),
         Some(raw) if raw.get() == "null" => Ok(None),
-        Some(raw) if raw.get().starts_with('{') => serde_json::from_str::<Value>(raw.get())
-            .map(Some)
-            .map_err(|_| ()),
-        Some(_) => Err(()),
+        Some(raw) if raw.get().starts_with('{') => parse_params(raw.get()).map(Some),
+        Some(_) => Err(r#"Invalid params: "params" must be an object"#.to_owned()),
     };
     let Some(id) = valid_id else {
         let shown = if raw_id.get() == "null" {
@@ -345,12 +343,73 @@ fn classify_envelope(envelope: Envelope<'_>) -> Incoming {
                 progress_token,
             })
         }
-        Err(()) => Incoming::Invalid(ErrorReply::new(
-            Some(id),
-            code::INVALID_PARAMS,
-            r#"Invalid params: "params" must be an object"#,
-        )),
+        Err(message) => Incoming::Invalid(ErrorReply::new(Some(id), code::INVALID_PARAMS, message)),
     }
+}
+
+/// Reads a request's `params` object. A lone UTF-16 surrogate escape (`"\ud800"`, which
+/// JavaScript's `JSON.stringify` writes for a broken string) becomes U+FFFD instead of
+/// failing the request; any other failure (a number out of range, nesting too deep) is
+/// named, without a position that would point into `params` rather than the line.
+fn parse_params(json: &str) -> Result<Value, String> {
+    let failure = match serde_json::from_str::<Value>(json) {
+        Ok(params) => return Ok(params),
+        Err(err) => err,
+    };
+    if let Some(repaired) = without_lone_surrogates(json)
+        && let Ok(params) = serde_json::from_str::<Value>(&repaired)
+    {
+        return Ok(params);
+    }
+    let text = failure.to_string();
+    let position = format!(" at line {} column {}", failure.line(), failure.column());
+    let reason = text.strip_suffix(&position).unwrap_or(&text);
+    Err(format!("Invalid params: cannot read \"params\": {reason}"))
+}
+
+/// `json` with every `\uXXXX` escape of a surrogate that is not half of a pair replaced
+/// by `\ufffd`; `None` when there is none.
+fn without_lone_surrogates(json: &str) -> Option<String> {
+    let bytes = json.as_bytes();
+    let unit_at = |at: usize| -> Option<u16> {
+        let hex = json.get(at..at + 4)?;
+        if bytes.get(at - 2..at)? != b"\\u" {
+            return None;
+        }
+        u16::from_str_radix(hex, 16).ok()
+    };
+    let high = |u: u16| (0xD800..0xDC00).contains(&u);
+    let low = |u: u16| (0xDC00..0xE000).contains(&u);
+    let mut out = String::new();
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        let Some(unit) = unit_at(i + 2) else {
+            // Any other escape is two bytes (`\\` included, so its second backslash
+            // never starts an escape).
+            i += 2;
+            continue;
+        };
+        if high(unit) && unit_at(i + 8).is_some_and(low) {
+            i += 12;
+            continue;
+        }
+        if high(unit) || low(unit) {
+            out.push_str(&json[copied..i]);
+            out.push_str("\\ufffd");
+            copied = i + 6;
+        }
+        i += 6;
+    }
+    if copied == 0 {
+        return None;
+    }
+    out.push_str(&json[copied..]);
+    Some(out)
 }
 
 #[cfg(test)]
@@ -443,6 +502,49 @@ mod tests {
                 .params
                 .is_none()
         );
+    }
+
+    /// A lone surrogate escape (JavaScript writes one for a broken string) is read as
+    /// U+FFFD; pairs, escaped backslashes and other escapes are left alone.
+    #[test]
+    fn lone_surrogates_in_params_become_replacement_characters() {
+        let query = |escaped: &str| {
+            let r = request(&format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"k","arguments":{{"q":"{escaped}"}}}}}}"#
+            ));
+            r.params.unwrap()["arguments"]["q"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        };
+        assert_eq!(query(r"ports \ud800"), "ports \u{fffd}");
+        assert_eq!(query(r"\udc00x\ud83d"), "\u{fffd}x\u{fffd}");
+        assert_eq!(query(r"\ud83d\ude00 \ud800"), "\u{1f600} \u{fffd}");
+        assert_eq!(query(r"\\ud800 \ud800"), "\\ud800 \u{fffd}");
+        assert_eq!(
+            without_lone_surrogates(r#"{"a":"\ud83d\ude00 \\ud800"}"#),
+            None
+        );
+    }
+
+    /// Params that are an object but cannot be read say why, not "must be an object".
+    #[test]
+    fn unreadable_params_say_why() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        for (params, why) in [
+            (r#"{"limit":1e400}"#.to_owned(), "number out of range"),
+            (format!(r#"{{"a":{deep}}}"#), "recursion limit exceeded"),
+        ] {
+            let reply = invalid(
+                format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{params}}}"#)
+                    .as_bytes(),
+            );
+            assert_eq!(reply.code, code::INVALID_PARAMS);
+            assert_eq!(
+                reply.message,
+                format!(r#"Invalid params: cannot read "params": {why}"#)
+            );
+        }
     }
 
     #[test]

@@ -1,5 +1,7 @@
-//! `zerops_delete`: deletes a service, only with `confirm: true` (checked before anything
-//! else, so nothing is looked up or called without it). Knows nothing of MCP.
+//! `zerops_delete`: deletes a service, only with `confirm: true`. Without it nothing is
+//! changed, but the hostname is still checked (and looked up when the API can be reached),
+//! so the agent is not sent to ask the user to approve deleting a service that is not
+//! there. Knows nothing of MCP.
 
 use serde_json::{Value, json};
 
@@ -9,11 +11,18 @@ use crate::platform::{ErrorCode, PlatformError};
 use super::follow::{Follow, follow_process};
 use super::helpers::{check_hostname, fail_if_failed, followed_json, resolve_service};
 
-/// The refusal given without `confirm: true`, before the hostname is even checked.
-pub fn require_confirmation(hostname: &str) -> Result<Value, PlatformError> {
-    let what =
-        check_hostname(hostname).map_or_else(|_| "a service".to_owned(), |h| format!("'{h}'"));
-    Err(PlatformError::new(ErrorCode::ConfirmRequired, format!("Deleting {what} needs confirmation"))
+/// The answer without `confirm: true`: an invalid hostname, or one the project does not
+/// have (looked up when there is a `session`; reads only), is reported as such; a service
+/// that exists gets the refusal that asks for the user's approval.
+pub fn require_confirmation(
+    session: Option<&Session>,
+    hostname: &str,
+) -> Result<Value, PlatformError> {
+    let hostname = check_hostname(hostname)?;
+    if let Some(session) = session {
+        resolve_service(session, hostname)?;
+    }
+    Err(PlatformError::new(ErrorCode::ConfirmRequired, format!("Deleting '{hostname}' needs confirmation"))
         .with_suggestion("Deletion is permanent (data included). Ask the user to approve, then call again with confirm: true."))
 }
 
@@ -25,7 +34,7 @@ pub fn delete(
     follow: &mut Follow<'_>,
 ) -> Result<Value, PlatformError> {
     if !confirm {
-        return require_confirmation(hostname);
+        return require_confirmation(Some(session), hostname);
     }
     let hostname = check_hostname(hostname)?;
     let listed = resolve_service(session, hostname)?;

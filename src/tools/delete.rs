@@ -34,13 +34,15 @@ pub fn tool(services: Arc<Services>) -> Tool {
             let hostname = string(&ctx.arguments, "serviceHostname").unwrap_or_default();
             let confirm = boolean(&ctx.arguments, "confirm");
             let mut follow = follow(ctx, services.poll);
-            // The confirmation is checked before authentication: nothing happens without it.
+            // Without the confirmation nothing changes; a failed sign-in then still gives
+            // the refusal (the agent has to ask the user first either way).
             let result = if confirm {
                 services
                     .session()
                     .and_then(|s| delete(&s, &hostname, true, &mut follow))
             } else {
-                crate::ops::delete::require_confirmation(&hostname)
+                let session = services.session().ok();
+                crate::ops::delete::require_confirmation(session.as_deref(), &hostname)
             };
             respond(result, Keep::Head, "")
         }),

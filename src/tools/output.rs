@@ -10,6 +10,10 @@ use crate::mcp::ToolOutput;
 /// The most text a result may carry.
 pub const MAX_RESULT_BYTES: usize = 80 * 1024;
 
+/// The most an error's message or suggestion may carry: enough for any real explanation,
+/// not for a megabyte argument quoted back.
+const MAX_ERROR_TEXT: usize = 2048;
+
 /// A failure as the agent sees it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolError {
@@ -49,8 +53,21 @@ impl ToolError {
         Value::Object(body)
     }
 
-    pub fn into_output(self) -> ToolOutput {
-        ToolOutput::error_json(&self.to_json())
+    /// The error as a tool result. A message or suggestion that quotes a huge argument
+    /// back is cut to [`MAX_ERROR_TEXT`] bytes, and the whole body to the result limit.
+    pub fn into_output(mut self) -> ToolOutput {
+        for text in [&mut self.message, &mut self.suggestion] {
+            if text.len() > MAX_ERROR_TEXT {
+                let mut cut = MAX_ERROR_TEXT;
+                while !text.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                let dropped = text.len() - cut;
+                text.truncate(cut);
+                text.push_str(&format!("[... {dropped} bytes cut]"));
+            }
+        }
+        ToolOutput::error_json(&fit(self.to_json(), MAX_RESULT_BYTES, Keep::Head, ""))
     }
 }
 
@@ -412,6 +429,29 @@ mod tests {
         assert_eq!(body["suggestion"], "Available services: api, db");
         assert_eq!(body["apiCode"], "serviceStackNotFound");
         assert!(body.get("failReason").is_none());
+    }
+
+    /// An error that quotes a huge argument back stays small, cut on a char boundary.
+    #[test]
+    fn errors_quoting_huge_values_are_cut() {
+        let huge = "é".repeat(500_000);
+        let out = ToolError::new(
+            "INVALID_PARAMETER",
+            format!("Bad value '{huge}'"),
+            "Fix it.",
+        )
+        .with("apiMeta", json!([huge]))
+        .into_output();
+        assert!(out.is_error);
+        assert!(out.text.len() <= MAX_RESULT_BYTES, "{}", out.text.len());
+        let body: Value = serde_json::from_str(&out.text).unwrap();
+        let error = body["error"].as_str().unwrap();
+        assert!(
+            error.starts_with("Bad value 'é") && error.ends_with("bytes cut]"),
+            "{error}"
+        );
+        assert!(error.len() < MAX_ERROR_TEXT + 40);
+        assert_eq!(body["suggestion"], "Fix it.");
     }
 
     #[test]
