@@ -64,7 +64,7 @@ Environment:
   ZEROPS_TOKEN      Zerops access token (alias ZCP_API_KEY); else zcli's login is used
   ZEROPS_API_HOST   API host or full URL (alias ZCP_API_HOST); default api.app-prg1.zerops.io
   ZCP_LOG_LEVEL     stderr log level: debug, info, warn (default), error
-  ZCP_WORKERS       most tool calls that run at once (default 8)
+  ZCP_WORKERS       most tool calls that run at once (default 32)
 
 zcp speaks MCP on stdin/stdout; start it from an MCP client, not by hand.",
         version_line()

@@ -281,6 +281,30 @@ fn zcp_workers_sets_the_pool_size() {
     assert_eq!(reply_order("zero"), vec![2, 1]);
 }
 
+/// Slow calls beyond the old pool of eight (a host that sends a dozen restarts at once)
+/// do not hold up a quick call sent after them.
+#[test]
+fn a_quick_call_overtakes_a_dozen_slow_ones() {
+    let mut steps = init();
+    for id in 1..=12 {
+        steps.push(slow_call(id, 600, 1));
+    }
+    steps.push(slow_call(13, 1, 1));
+    for id in 1..=13 {
+        steps.push(Step::AwaitId(id));
+    }
+    let run = run_script(&steps, ENGINE_TEST_ENV, Duration::from_secs(20));
+    let replies: Vec<i64> = run
+        .lines()
+        .iter()
+        .filter(|l| l.get("result").is_some())
+        .filter_map(|l| l["id"].as_i64())
+        .filter(|id| *id != 0)
+        .collect();
+    assert_eq!(replies.len(), 13, "{replies:?}");
+    assert_eq!(replies[0], 13, "the quick call waited: {replies:?}");
+}
+
 #[test]
 fn progress_never_follows_its_reply_across_a_hundred_calls() {
     let mut steps = init();

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use session::{Session, expect_ok, sim_env, start_sim};
-use zcp::sim::{SimConfig, SimHandle};
+use zcp::sim::{Fault, SimConfig, SimHandle};
 
 /// A simulator whose processes take `ms` milliseconds.
 fn sim_with(ms: u64) -> SimHandle {
@@ -160,6 +160,47 @@ fn without_a_token_the_call_returns_still_running_after_the_budget() {
     let status = expect_ok(&s.call("zerops_process", json!({"processId": id})));
     assert_eq!(status["processId"], id);
     assert_eq!(status["inProgress"], true);
+}
+
+/// A change of many variables is one API call per variable: a cancel stops it between two
+/// of them instead of letting it change the rest of the list unseen.
+#[test]
+fn a_cancelled_env_change_stops_changing_variables() {
+    let sim = sim_with(100);
+    sim.set_fault(
+        "POST /service-stack/*/user-data",
+        Fault::Latency(Duration::from_millis(40)),
+    );
+    let mut s = Session::start(&env_with(&sim, &[]));
+    let creates = |sim: &SimHandle| {
+        sim.requests()
+            .iter()
+            .filter(|r| r.starts_with("POST") && r.ends_with("/user-data"))
+            .count()
+    };
+    let variables: Vec<String> = (0..100).map(|i| format!("C_{i}=v")).collect();
+    let id = s.start_call(
+        "zerops_env",
+        json!({"action": "set", "serviceHostname": "api", "variables": variables}),
+        None,
+    );
+    let started = Instant::now();
+    while creates(&sim) < 3 {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "no variable was set"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    s.send(&json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId": id, "reason": "test"}}));
+    // At most the call in flight finishes after the cancel.
+    std::thread::sleep(Duration::from_millis(300));
+    let after_cancel = creates(&sim);
+    std::thread::sleep(Duration::from_millis(400));
+    assert_eq!(creates(&sim), after_cancel, "variables kept being set");
+    assert!(after_cancel < 20, "{after_cancel} of 100 set");
+    assert!(s.wait_for_within(id, Duration::from_millis(10)).is_none());
+    s.assert_alive();
 }
 
 #[test]

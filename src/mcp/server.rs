@@ -62,6 +62,12 @@ pub struct ServerBuilder {
     argument_error: ArgumentErrorFormatter,
 }
 
+/// Tool calls that run at once unless configured. Generous, because a call waiting for a
+/// worker waits for a whole running call: an async tool follows its process for up to
+/// 50 s, and hosts send several calls at once. An idle pool costs nothing (threads start
+/// on demand), a busy worker little more than its stack.
+pub const DEFAULT_WORKERS: usize = 32;
+
 impl ServerBuilder {
     pub fn new(info: ServerInfo) -> ServerBuilder {
         ServerBuilder {
@@ -69,7 +75,7 @@ impl ServerBuilder {
             instructions: None,
             tools: Vec::new(),
             resources: None,
-            workers: 8,
+            workers: DEFAULT_WORKERS,
             max_line: DEFAULT_MAX_LINE,
             eof_grace: DEFAULT_EOF_GRACE,
             argument_error: Arc::new(|tool, err| {

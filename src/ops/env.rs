@@ -60,6 +60,47 @@ pub(super) fn is_platform(var: &EnvVar) -> bool {
     !matches!(var.env_type.as_deref(), None | Some("SECRET" | "USER"))
 }
 
+/// Most variables one call changes: each is its own API call (and process), so a bigger
+/// change would outlast a host's patience for one tool call.
+pub const MAX_VARIABLES: usize = 100;
+
+fn too_many(count: usize) -> PlatformError {
+    PlatformError::new(
+        ErrorCode::InvalidParameter,
+        format!("{count} variables in one call; at most {MAX_VARIABLES} are taken"),
+    )
+    .with_suggestion(format!(
+        "Split the change into calls of up to {MAX_VARIABLES} variables each."
+    ))
+}
+
+/// Stops a multi-variable change between two API calls once the request was cancelled.
+/// The client will not read the answer, so what was already changed goes to the log.
+fn stop_if_cancelled(
+    follow: &Follow<'_>,
+    done: &[String],
+    total: usize,
+) -> Result<(), PlatformError> {
+    if !follow.cancel.is_cancelled() {
+        return Ok(());
+    }
+    crate::warn!(
+        "env",
+        "cancelled after {} of {total} variables: {}",
+        done.len(),
+        if done.is_empty() {
+            "(none)".to_owned()
+        } else {
+            done.join(", ")
+        }
+    );
+    Err(partly_done(
+        PlatformError::new(ErrorCode::InvalidUsage, "The change was cancelled")
+            .with_suggestion("Call zerops_env get to see what changed."),
+        done,
+    ))
+}
+
 /// Adds to a failure which variables had already changed, since a multi-variable change
 /// is one call per variable and cannot be undone half-way.
 fn partly_done(mut err: PlatformError, done: &[String]) -> PlatformError {
@@ -111,8 +152,12 @@ pub fn parse_assignments(lines: &[String]) -> Result<Vec<(String, String)>, Plat
     if lines.is_empty() {
         return Err(env_error("No variables given".into()));
     }
+    let items = split_dotenv_items(lines);
+    if items.len() > MAX_VARIABLES {
+        return Err(too_many(items.len()));
+    }
     let mut out: Vec<(String, String)> = Vec::new();
-    for (i, raw) in split_dotenv_items(lines).iter().enumerate() {
+    for (i, raw) in items.iter().enumerate() {
         let n = i + 1;
         // A value may span lines (a PEM key, say): each variable is its own JSON field.
         let line = raw.strip_suffix('\r').unwrap_or(raw);
@@ -155,10 +200,14 @@ pub fn parse_keys(lines: &[String]) -> Result<Vec<String>, PlatformError> {
     }
     let mut keys = Vec::new();
     // A key never spans lines: an item of several lines is several keys.
-    let items = lines
+    let items: Vec<&str> = lines
         .iter()
-        .flat_map(|item| item.lines().filter(|l| !l.trim().is_empty()));
-    for (i, raw) in items.enumerate() {
+        .flat_map(|item| item.lines().filter(|l| !l.trim().is_empty()))
+        .collect();
+    if items.len() > MAX_VARIABLES {
+        return Err(too_many(items.len()));
+    }
+    for (i, raw) in items.into_iter().enumerate() {
         let key = raw.split('=').next().unwrap_or("").trim().to_owned();
         if !valid_key(&key) {
             return Err(env_error(format!(
@@ -233,6 +282,7 @@ pub fn set(
     for (key, value) in &assignments {
         let existing = current.iter().find(|v| &v.key == key);
         let done: Vec<String> = replaced.iter().chain(&added).cloned().collect();
+        stop_if_cancelled(follow, &done, assignments.len())?;
         let step = match (&service, existing) {
             (Some(_), Some(var)) => session.client.update_user_data(&var.id, key, value),
             (Some(service), None) => session
@@ -320,6 +370,7 @@ pub fn delete(
     }
     let mut processes = Vec::new();
     for (i, var) in targets.iter().enumerate() {
+        stop_if_cancelled(follow, &keys[..i], keys.len())?;
         let deleted = match scope {
             EnvScope::Service(_) => session.client.delete_user_data(&var.id),
             EnvScope::Project => session.client.delete_project_env(&var.id),
@@ -372,6 +423,25 @@ mod tests {
 
     fn lines(items: &[&str]) -> Vec<String> {
         items.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    /// A change is capped by variables, not by list items: one item of several lines
+    /// counts as that many.
+    #[test]
+    fn at_most_max_variables_per_call() {
+        let many: Vec<String> = (0..MAX_VARIABLES).map(|i| format!("K{i}=v")).collect();
+        assert_eq!(parse_assignments(&many).unwrap().len(), MAX_VARIABLES);
+        assert_eq!(parse_keys(&many).unwrap().len(), MAX_VARIABLES);
+        let mut over = many.clone();
+        over.push("A=1\nB=2".into());
+        for err in [
+            parse_assignments(&over).unwrap_err(),
+            parse_keys(&over).unwrap_err(),
+        ] {
+            assert_eq!(err.code, ErrorCode::InvalidParameter);
+            assert!(err.message.starts_with("102 variables"), "{}", err.message);
+            assert!(err.suggestion.contains("Split"), "{}", err.suggestion);
+        }
     }
 
     #[test]
