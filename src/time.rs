@@ -44,6 +44,16 @@ pub fn format_rfc3339(time: SystemTime) -> String {
     )
 }
 
+/// Days of `month` (1-12) in `year`, leap years included.
+fn days_in_month(year: i64, month: i64) -> i64 {
+    match month {
+        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
 /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)` (a space is accepted for the `T`).
 pub fn parse_rfc3339(text: &str) -> Option<SystemTime> {
     let text = text.trim();
@@ -65,7 +75,7 @@ pub fn parse_rfc3339(text: &str) -> Option<SystemTime> {
     if bytes[13] != b':'
         || bytes[16] != b':'
         || !(1..=12).contains(&month)
-        || !(1..=31).contains(&day)
+        || !(1..=days_in_month(year, month)).contains(&day)
         || hour > 23
         || minute > 59
         || second > 60
@@ -97,7 +107,7 @@ pub fn parse_rfc3339(text: &str) -> Option<SystemTime> {
             };
             let hh: i64 = rest.get(1..3)?.parse().ok()?;
             let mm: i64 = rest.get(4..6)?.parse().ok()?;
-            if rest.len() != 6 || rest.as_bytes()[3] != b':' {
+            if rest.len() != 6 || rest.as_bytes()[3] != b':' || hh > 23 || mm > 59 {
                 return None;
             }
             sign * (hh * 3600 + mm * 60)
@@ -152,8 +162,22 @@ mod tests {
             "yesterday",
             "2026-04-22T10:15:03.Z",
             "2026-04-22T10:15:03+0200",
+            "2026-02-30T00:00:00Z",
+            "2026-02-29T00:00:00Z",
+            "2026-04-31T00:00:00Z",
+            "2026-04-22T10:15:03+25:00",
+            "2026-04-22T10:15:03+02:60",
         ] {
             assert_eq!(parse_rfc3339(bad), None, "{bad}");
         }
+        // The last days that do exist, a leap day included.
+        for good in [
+            "2028-02-29T00:00:00Z",
+            "2000-02-29T00:00:00Z",
+            "2026-04-30T23:59:59Z",
+        ] {
+            assert!(parse_rfc3339(good).is_some(), "{good}");
+        }
+        assert_eq!(parse_rfc3339("1900-02-29T00:00:00Z"), None);
     }
 }

@@ -325,6 +325,21 @@ fn preflight_refusals_spawn_nothing() {
     );
     assert!(err["error"].as_str().unwrap().contains("zerops.yml"));
 
+    // Something named zerops.yml that is no regular file is refused as that, not as missing.
+    #[cfg(unix)]
+    {
+        let device = work_dir(None, "exit=0\n");
+        std::os::unix::fs::symlink("/dev/null", device.path().join("zerops.yml")).unwrap();
+        let result = call(&mut s, device.path(), json!({}));
+        assert_ne!(
+            error_code(&result).as_deref(),
+            Some("ZEROPS_YML_NOT_FOUND"),
+            "{result}"
+        );
+        let text = body(&result)["error"].as_str().unwrap().to_owned();
+        assert!(text.contains("not a regular file"), "{text}");
+    }
+
     let other = work_dir(
         Some(
             "zerops:\n  - setup: backend\n    run:\n      base: nodejs@22\n      start: npm start\n  - setup: worker\n    run:\n      base: nodejs@22\n      start: node worker.js\n",

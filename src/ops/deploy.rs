@@ -84,7 +84,9 @@ fn preflight(session: &Session, request: &DeployRequest) -> Result<Plan, Platfor
             .with_suggestion("Pass an absolute path to an existing directory (relative paths are resolved against the MCP server's working directory)."));
     }
     let dir = dir.canonicalize().unwrap_or(dir);
-    let yaml_file = ["zerops.yaml", "zerops.yml"].iter().map(|n| dir.join(n)).find(|p| p.is_file()).ok_or_else(|| {
+    // Anything by that name counts as found: a FIFO or a link to a device is then refused
+    // by the reader as not a regular file, not reported as missing.
+    let yaml_file = ["zerops.yaml", "zerops.yml"].iter().map(|n| dir.join(n)).find(|p| p.symlink_metadata().is_ok()).ok_or_else(|| {
         PlatformError::new(ErrorCode::ZeropsYmlNotFound, format!("No zerops.yml or zerops.yaml in {}", dir.display()))
             .with_suggestion("Create zerops.yml there with a setup named after the service (zerops_knowledge has one per runtime), validate it with zerops_validate, then deploy.")
     })?;

@@ -131,7 +131,7 @@ pub fn argument_error(tool: &str, err: &crate::mcp::schema::ArgumentError) -> To
         // Missing or empty: the PRD's own code for "which service?".
         (
             "SERVICE_REQUIRED",
-            "Pass serviceHostname, the service's hostname as zerops_discover lists it.",
+            "Pass serviceHostname as a string: the service's hostname as zerops_discover lists it.",
         )
     } else {
         ("INVALID_PARAMETER", GENERIC_FIX)
