@@ -290,3 +290,37 @@ proptest! {
         }
     }
 }
+
+/// A line over the cap is answered with an error that carries the request's id when the
+/// id comes before the bulk, so the client is not left waiting for that request.
+#[test]
+fn an_over_long_request_is_answered_under_its_id() {
+    let sink = Sink::default();
+    let server = ServerBuilder::new(ServerInfo {
+        name: "long-lines".into(),
+        title: "long lines".into(),
+        version: "0.0.0".into(),
+    })
+    .max_line(2048)
+    .build(Box::new(sink.clone()));
+    let pad = "x".repeat(10_000);
+    let input = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":\"big\",\"method\":\"ping\",\"params\":{{\"pad\":\"{pad}\"}}}}\n\
+         {{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"params\":{{\"pad\":\"{pad}\"}},\"id\":8}}\n\
+         {{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}}\n"
+    );
+    server.serve(Cursor::new(input));
+    assert!(server.wait_idle(Duration::from_secs(10)));
+    let out = String::from_utf8(std::mem::take(&mut *sink.0.lock().unwrap())).unwrap();
+    let replies: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(replies.len(), 3, "{out}");
+    assert_eq!(replies[0]["id"], "big");
+    assert_eq!(replies[0]["error"]["code"], -32600);
+    // The id after the bulk is out of reach: the error goes out with a null id.
+    assert_eq!(replies[1]["id"], serde_json::Value::Null);
+    assert_eq!(replies[2]["id"], 2);
+    assert!(replies[2]["result"].is_object());
+}

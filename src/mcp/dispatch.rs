@@ -34,9 +34,9 @@ impl Shared {
     pub(crate) fn handle_frame(self: &Arc<Self>, frame: Frame) {
         let line = match frame {
             Frame::Line(line) => line,
-            Frame::TooLong { bytes } => {
+            Frame::TooLong { bytes, head } => {
                 let reply = ErrorReply::new(
-                    None,
+                    jsonrpc::id_in_head(&head),
                     code::INVALID_REQUEST,
                     format!(
                         "Invalid request: a line of {bytes} bytes exceeds the {} MiB limit and was skipped",

@@ -2,10 +2,11 @@
 //!
 //! MCP over stdio sends one JSON message per line. Lines may be large (an import carries
 //! its YAML inline), so the reader accepts anything up to a cap (64 MiB by default) and
-//! skips a longer line without holding it in memory, reporting it once so the caller can
-//! answer with an error and keep serving. A UTF-8 byte order mark at the very start of the
-//! stream is dropped (RFC 8259 lets a parser ignore one): some Windows tools write one
-//! before the first line, and it would otherwise turn `initialize` into a parse error.
+//! skips a longer line without holding it in memory (only its first 4 KB, where a request's
+//! id usually is), reporting it once so the caller can answer with an error and keep
+//! serving. A UTF-8 byte order mark at the very start of the stream is dropped (RFC 8259
+//! lets a parser ignore one): some Windows tools write one before the first line, and it
+//! would otherwise turn `initialize` into a parse error.
 
 use std::io::{self, BufRead};
 
@@ -17,9 +18,13 @@ pub const DEFAULT_MAX_LINE: usize = 64 * 1024 * 1024;
 pub enum Frame {
     /// A line's bytes without its `\n` and without one trailing `\r`.
     Line(Vec<u8>),
-    /// A line longer than the cap was skipped; `bytes` is how long it was.
-    TooLong { bytes: usize },
+    /// A line longer than the cap was skipped; `bytes` is how long it was, `head` its
+    /// first [`HEAD_BYTES`] (where a request's id usually is, so the error can carry it).
+    TooLong { bytes: usize, head: Vec<u8> },
 }
+
+/// How much of a skipped line is kept.
+pub const HEAD_BYTES: usize = 4096;
 
 /// Reads frames from a buffered reader.
 pub struct LineReader<R> {
@@ -63,6 +68,7 @@ impl<R: BufRead> LineReader<R> {
 
     fn read_raw(&mut self) -> io::Result<Option<Frame>> {
         let mut line = Vec::new();
+        let mut head = Vec::new();
         let mut skipped: usize = 0;
         let mut saw_any = false;
         loop {
@@ -75,30 +81,39 @@ impl<R: BufRead> LineReader<R> {
                 if !saw_any {
                     return Ok(None);
                 }
-                return Ok(Some(finish(line, skipped)));
+                return Ok(Some(finish(line, skipped, head)));
             }
             saw_any = true;
             let newline = available.iter().position(|&b| b == b'\n');
             let take = newline.unwrap_or(available.len());
             if skipped > 0 || line.len() + take > self.max_line {
-                // Over the cap: count the bytes and drop them.
-                skipped += line.len() + take;
-                line = Vec::new();
+                // Over the cap: keep the head, count the bytes and drop them.
+                if skipped == 0 {
+                    skipped = line.len();
+                    head = std::mem::take(&mut line);
+                    head.truncate(HEAD_BYTES);
+                }
+                let more = HEAD_BYTES.saturating_sub(head.len()).min(take);
+                head.extend_from_slice(&available[..more]);
+                skipped += take;
             } else {
                 line.extend_from_slice(&available[..take]);
             }
             let consumed = take + usize::from(newline.is_some());
             self.inner.consume(consumed);
             if newline.is_some() {
-                return Ok(Some(finish(line, skipped)));
+                return Ok(Some(finish(line, skipped, head)));
             }
         }
     }
 }
 
-fn finish(mut line: Vec<u8>, skipped: usize) -> Frame {
+fn finish(mut line: Vec<u8>, skipped: usize, head: Vec<u8>) -> Frame {
     if skipped > 0 {
-        return Frame::TooLong { bytes: skipped };
+        return Frame::TooLong {
+            bytes: skipped,
+            head,
+        };
     }
     if line.last() == Some(&b'\r') {
         line.pop();
@@ -159,11 +174,35 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                Frame::TooLong { bytes: 50 },
+                Frame::TooLong {
+                    bytes: 50,
+                    head: vec![b'x'; 50]
+                },
                 Frame::Line(b"ok".to_vec()),
-                Frame::TooLong { bytes: 11 }
+                Frame::TooLong {
+                    bytes: 11,
+                    head: vec![b'y'; 11]
+                }
             ]
         );
+    }
+
+    /// Only the first HEAD_BYTES of a skipped line are kept, however it arrives.
+    #[test]
+    fn a_skipped_line_keeps_its_head() {
+        let line: Vec<u8> = (0..HEAD_BYTES * 3).map(|i| b'a' + (i % 26) as u8).collect();
+        let mut input = line.clone();
+        input.push(b'\n');
+        for capacity in [7, 1000, HEAD_BYTES * 4] {
+            assert_eq!(
+                frames(&input, HEAD_BYTES + 10, capacity),
+                vec![Frame::TooLong {
+                    bytes: line.len(),
+                    head: line[..HEAD_BYTES].to_vec()
+                }],
+                "capacity {capacity}"
+            );
+        }
     }
 
     #[test]

@@ -347,6 +347,65 @@ fn classify_envelope(envelope: Envelope<'_>) -> Incoming {
     }
 }
 
+/// The id of a request whose line was too long to read, from the line's first bytes: the
+/// value of the top-level `"id"` member, when it is there in full. Lets the error answer
+/// the request instead of leaving the client waiting for it.
+pub fn id_in_head(head: &[u8]) -> Option<RequestId> {
+    let text = std::str::from_utf8(head)
+        .or_else(|err| std::str::from_utf8(&head[..err.valid_up_to()]))
+        .ok()?;
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    // Whether the next string at depth 1 is a member name.
+    let mut expect_key = false;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                let end = string_end(bytes, i)?;
+                let is_id_key = depth == 1 && expect_key && &text[i..end] == "\"id\"";
+                expect_key = false;
+                i = end;
+                if is_id_key {
+                    let rest = text[i..].trim_start().strip_prefix(':')?.trim_start();
+                    let value_end = match rest.as_bytes().first()? {
+                        b'"' => string_end(rest.as_bytes(), 0)?,
+                        _ => rest
+                            .find(|c: char| !(c.is_ascii_digit() || c == '-'))
+                            .filter(|&end| end > 0)?,
+                    };
+                    let raw = serde_json::from_str::<Box<RawValue>>(&rest[..value_end]).ok()?;
+                    return RequestId::from_raw(&raw);
+                }
+                continue;
+            }
+            b'{' => {
+                depth += 1;
+                expect_key = depth == 1;
+            }
+            b'[' => depth += 1,
+            b'}' | b']' => depth = depth.checked_sub(1)?,
+            b',' => expect_key = depth == 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The index just past the string that opens at `start` (a `"`), if it closes in `bytes`.
+fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let mut i = start + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return Some(i + 1),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
 /// Reads a request's `params` object. A lone UTF-16 surrogate escape (`"\ud800"`, which
 /// JavaScript's `JSON.stringify` writes for a broken string) becomes U+FFFD instead of
 /// failing the request; any other failure (a number out of range, nesting too deep) is
@@ -502,6 +561,34 @@ mod tests {
                 .params
                 .is_none()
         );
+    }
+
+    /// The id of an over-long request is found in its head when it comes before the
+    /// bulk, at the top level only.
+    #[test]
+    fn ids_are_found_in_the_head_of_a_long_line() {
+        let id = |head: &str| id_in_head(head.as_bytes()).map(|id| id.as_json().to_owned());
+        assert_eq!(
+            id(r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"a":"xx"#).as_deref(),
+            Some("7")
+        );
+        assert_eq!(
+            id(r#"{ "id" : "a\"b" , "params": {"#).as_deref(),
+            Some(r#""a\"b""#)
+        );
+        assert_eq!(
+            id(r#"{"method":"x","params":{"id":3,"text":"\"id\":4"#),
+            None
+        );
+        assert_eq!(
+            id(r#"{"params":{"x":["id",{"id":5}]},"id":-2,"#).as_deref(),
+            Some("-2")
+        );
+        assert_eq!(id(r#"{"method":"x","params":{"q":"#), None);
+        // Cut off inside the id itself: no guess.
+        assert_eq!(id(r#"{"id":12"#), None);
+        assert_eq!(id(r#"{"id":"abc"#), None);
+        assert_eq!(id(r#"{"id":null,"#), None);
     }
 
     /// A lone surrogate escape (JavaScript writes one for a broken string) is read as
