@@ -148,17 +148,23 @@ fn large_lines_are_answered_and_oversized_lines_skipped() {
     let echoed = &by_id(&lines, 1).expect("the 20 MB call is answered")["result"]["structuredContent"]
         ["text"];
     assert_eq!(echoed.as_str().map(str::len), Some(20 * 1024 * 1024));
-    let too_long: Vec<&Value> = lines.iter().filter(|l| l["id"].is_null()).collect();
+    // Answered with one error under its own id (read from the line's head), not run.
+    let answers_to_2: Vec<&Value> = lines.iter().filter(|l| l["id"] == 2).collect();
     assert_eq!(
-        too_long.len(),
+        answers_to_2.len(),
         1,
-        "exactly one error for the oversized line"
+        "exactly one answer for the oversized line"
     );
-    assert_eq!(too_long[0]["error"]["code"], -32600);
+    assert_eq!(answers_to_2[0]["error"]["code"], -32600);
     assert!(
-        by_id(&lines, 2).is_none(),
-        "the oversized request itself is not executed"
+        answers_to_2[0]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("exceeds the 64 MiB limit"),
+        "{}",
+        answers_to_2[0]
     );
+    assert!(lines.iter().all(|l| !l["id"].is_null()), "no id-less error");
     assert_eq!(by_id(&lines, 3).unwrap()["result"], serde_json::json!({}));
 }
 
