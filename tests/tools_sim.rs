@@ -370,6 +370,15 @@ fn env_service_set_changes_one_variable_per_call_and_keeps_multi_line_values() {
     assert!(err["error"].as_str().unwrap().contains("'PATH'"), "{err}");
     assert!(mutations(&sim).is_empty(), "{:?}", mutations(&sim));
 
+    // A sensitive variable stays sensitive when its value is replaced (the API would turn
+    // it plain if the flag were left out); a new one is created plain.
+    sim.with_state(|st| {
+        for var in st.services.iter_mut().flat_map(|x| x.env.iter_mut()) {
+            if var.key == "NODE_ENV" {
+                var.sensitive = true;
+            }
+        }
+    });
     let pem = "-----BEGIN KEY-----\nBBB\n-----END KEY-----\n";
     let set = expect_ok(&s.call(
         "zerops_env",
@@ -378,8 +387,10 @@ fn env_service_set_changes_one_variable_per_call_and_keeps_multi_line_values() {
     ));
     assert_eq!(strings(&set["replaced"]), ["NODE_ENV"], "{set}");
     assert_eq!(strings(&set["added"]), ["SIGNING_KEY"], "{set}");
-    // An update is answered at once; only the new variable's creation is a process.
-    assert_eq!(set["processes"].as_array().unwrap().len(), 1, "{set}");
+    // The update and the creation are each a process, both followed to the end.
+    let processes = set["processes"].as_array().unwrap();
+    assert_eq!(processes.len(), 2, "{set}");
+    assert!(processes.iter().all(|p| p["status"] == "FINISHED"), "{set}");
     assert_eq!(
         mutations(&sim),
         [
@@ -387,6 +398,13 @@ fn env_service_set_changes_one_variable_per_call_and_keeps_multi_line_values() {
             &format!("POST /service-stack/{API_ID}/user-data")
         ]
     );
+    let sensitive = |key: &str| {
+        service_field(&sim, API_ID, |x| {
+            x.env.iter().find(|e| e.key == key).map(|e| e.sensitive)
+        })
+    };
+    assert_eq!(sensitive("NODE_ENV"), Some(true));
+    assert_eq!(sensitive("SIGNING_KEY"), Some(false));
     let vars = service_env(&sim, API_ID);
     assert!(has(&vars, "SIGNING_KEY", pem), "{vars:?}");
     assert!(has(&vars, "NODE_ENV", "test"), "{vars:?}");

@@ -237,19 +237,23 @@ fn service_versions(
     Ok(versions.into_iter().filter(of_service).collect())
 }
 
-/// An API host without scheme and trailing slash, as zcli's login file writes it.
-fn bare_host(api_host: &str) -> &str {
-    api_host
-        .trim()
-        .trim_start_matches("https://")
-        .trim_end_matches('/')
+/// An API host without `https://` and trailing slash, as zcli's login file writes it (zcli
+/// puts `https://` before it and its own API path after): normalised as zcp's own client
+/// reads `ZEROPS_API_HOST` (scheme in any case, the API path at the end, a `user:pw@`), so
+/// zcli talks to the same place. An `http://` base keeps its scheme (the simulator's).
+fn bare_host(api_host: &str) -> String {
+    let base = crate::platform::http::base_url(api_host);
+    match base.strip_prefix("https://") {
+        Some(host) => host.to_owned(),
+        None => base,
+    }
 }
 
 /// Whether zcli should read its own login file rather than one zcp writes: when that login
 /// names the host zcp talks to. Then an old zcli (which ignores `ZEROPS_TOKEN`) still has
 /// a token, and a current one takes zcp's token from the environment anyway.
 fn leave_login_to_zcli(login_host: Option<&str>, api_host: &str) -> bool {
-    login_host.is_some_and(|h| bare_host(h).eq_ignore_ascii_case(bare_host(api_host)))
+    login_host.is_some_and(|h| bare_host(h).eq_ignore_ascii_case(&bare_host(api_host)))
 }
 
 /// The region file zcli reads its API host from (no token: that goes in the environment).
@@ -773,6 +777,21 @@ mod tests {
         ));
         assert!(!leave_login_to_zcli(Some("api.other.example"), ours));
         assert!(!leave_login_to_zcli(None, ours));
+    }
+
+    /// zcli gets the host as zcp's own client reads ZEROPS_API_HOST: with the API's path
+    /// at the end, zcli (which adds that path itself) would call it twice.
+    #[test]
+    fn zcli_gets_the_host_zcp_itself_talks_to() {
+        for given in [
+            "api.app-prg1.zerops.io",
+            "HTTPS://api.app-prg1.zerops.io/",
+            "https://api.app-prg1.zerops.io/api/rest/public",
+            "https://me:pw@api.app-prg1.zerops.io",
+        ] {
+            assert_eq!(bare_host(given), "api.app-prg1.zerops.io", "{given}");
+        }
+        assert_eq!(bare_host("http://127.0.0.1:8080/"), "http://127.0.0.1:8080");
     }
 
     #[test]

@@ -283,11 +283,18 @@ pub fn set(
         let existing = current.iter().find(|v| &v.key == key);
         let done: Vec<String> = replaced.iter().chain(&added).cloned().collect();
         stop_if_cancelled(follow, &done, assignments.len())?;
+        // A replaced variable keeps its `sensitive` flag (the API turns a value plain when
+        // an update leaves it out); a new one is plain, as the platform migrated the old
+        // secret variables.
+        let sensitive = existing.and_then(|var| var.sensitive).unwrap_or(false);
         let step = match (&service, existing) {
-            (Some(_), Some(var)) => session.client.update_user_data(&var.id, key, value),
+            (Some(_), Some(var)) => session
+                .client
+                .update_user_data(&var.id, key, value, sensitive)
+                .map(|p| processes.push(p)),
             (Some(service), None) => session
                 .client
-                .create_user_data(&service.id, key, value)
+                .create_user_data(&service.id, key, value, sensitive)
                 .map(|p| processes.push(p)),
             (None, existing) => upsert_project_var(session, existing, key, value, &mut processes),
         };
@@ -319,11 +326,12 @@ fn upsert_project_var(
     if let Some(var) = existing {
         processes.push(session.client.delete_project_env(&var.id)?);
     }
+    // The replacement keeps the old variable's `sensitive` flag.
     processes.push(session.client.create_project_env(
         &session.info.project_id,
         key,
         value,
-        false,
+        existing.and_then(|var| var.sensitive).unwrap_or(false),
     )?);
     Ok(())
 }

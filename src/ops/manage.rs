@@ -2,7 +2,8 @@
 //!
 //! Scaling is checked before the API is called (at least one value, no negative value,
 //! every min at most its max, managed services only vertically), always carries the
-//! service's current HA/NON_HA mode (the API refuses an update without it), and never
+//! service's current HA/NON_HA mode when the API reports one (older API versions refused an
+//! update without it; a mode is never guessed), and never
 //! sends a container count as CPU cores: there is no API field for the initial container
 //! count, so `startContainers` is reported as unsupported. Knows nothing of MCP.
 
@@ -242,8 +243,9 @@ impl ScaleRequest {
         self.cpu_mode.is_some() || self.fields()[..6].iter().any(|(_, v)| v.is_some())
     }
 
-    /// The API body: only the given leaves are set; `mode` is the service's current one.
-    pub fn to_params(&self, mode: &str) -> AutoscalingParams {
+    /// The API body: only the given leaves are set; `mode` is the service's current one,
+    /// if it has one.
+    pub fn to_params(&self, mode: Option<&str>) -> AutoscalingParams {
         let resource = |cpu: Option<f64>, ram: Option<f64>, disk: Option<f64>| {
             (cpu.is_some() || ram.is_some() || disk.is_some()).then_some(Resource {
                 cpu_core_count: cpu,
@@ -264,7 +266,7 @@ impl ScaleRequest {
             max_container_count: self.max_containers.map(|v| v as u32),
         });
         AutoscalingParams {
-            mode: mode.to_owned(),
+            mode: mode.map(str::to_owned),
             custom_autoscaling: Autoscaling {
                 vertical_autoscaling: vertical,
                 horizontal_autoscaling: horizontal,
@@ -356,8 +358,7 @@ pub fn scale(
         }
         None => request.clone(),
     };
-    let mode = service.mode.clone().unwrap_or_else(|| "NON_HA".into());
-    let params = sent.to_params(&mode);
+    let params = sent.to_params(service.mode.as_deref());
     let mut warnings = Vec::new();
     if request.start_containers.is_some() {
         warnings.push(
@@ -544,8 +545,11 @@ mod tests {
             ..Default::default()
         };
         request.validate().unwrap();
-        let params = request.to_params("HA");
-        assert_eq!(params.mode, "HA");
+        let params = request.to_params(Some("HA"));
+        assert_eq!(params.mode.as_deref(), Some("HA"));
+        // No mode reported (the field is deprecated): none is sent, none is guessed.
+        let wire = serde_json::to_value(request.to_params(None)).unwrap();
+        assert!(wire.get("mode").is_none(), "{wire}");
         let vertical = params.custom_autoscaling.vertical_autoscaling.unwrap();
         assert_eq!(vertical.start_cpu_core_count, None);
         assert_eq!(vertical.min_resource.unwrap().memory_gbytes, Some(0.5));

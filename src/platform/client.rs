@@ -31,21 +31,24 @@ pub trait Client: Send + Sync {
         service_id: &str,
         content: &str,
     ) -> Result<Process, PlatformError>;
-    /// Creates one service variable (`POST /service-stack/{id}/user-data`).
+    /// Creates one service variable (`POST /service-stack/{id}/user-data`). `sensitive` is
+    /// required by the API (since 2026-08): a sensitive value is hidden in the GUI.
     fn create_user_data(
         &self,
         service_id: &str,
         key: &str,
         content: &str,
+        sensitive: bool,
     ) -> Result<Process, PlatformError>;
-    /// Replaces one service variable's value, by the variable's id (`PUT /user-data/{id}`).
-    /// The API answers with the variable itself, not a process: the change is immediate.
+    /// Replaces one service variable's value, by the variable's id (`PUT /user-data/{id}`),
+    /// as a process. `sensitive` is required too: left out, a sensitive value turns plain.
     fn update_user_data(
         &self,
         user_data_id: &str,
         key: &str,
         content: &str,
-    ) -> Result<(), PlatformError>;
+        sensitive: bool,
+    ) -> Result<Process, PlatformError>;
     fn delete_user_data(&self, user_data_id: &str) -> Result<Process, PlatformError>;
     fn get_project_env(&self, project_id: &str) -> Result<Vec<EnvVar>, PlatformError>;
     fn create_project_env(

@@ -362,7 +362,11 @@ pub fn map_failure(failure: Failure, subject: Subject, endpoint: &str) -> Platfo
                     "The API rejected the request; apiMeta names the fields and reasons.".into();
             }
             if api_code.as_deref().is_some_and(is_env_race) {
-                err.suggestion = "The variables changed while this call ran (another change at the same time): read them again with zerops_env get, then retry what is still needed.".into();
+                err.suggestion = "The variables changed while this call ran (another change at the same time): read them again with zerops_env get, then retry what is still needed. A key that zerops.yml sets (run.envVariables) cannot be set here at all: change it in zerops.yml and deploy.".into();
+            }
+            if api_code.as_deref().is_some_and(is_read_only_env) {
+                err.code = ErrorCode::InvalidUsage;
+                err.suggestion = "This variable cannot be changed here: one that zerops.yml sets (run.envVariables) belongs to the deploy, so change it in zerops.yml and deploy again; one the platform generates cannot be changed at all.".into();
             }
             err.api_code = api_code.filter(|c| !c.is_empty());
             err.api_meta = api_meta.filter(|m| !m.is_null());
@@ -371,6 +375,16 @@ pub fn map_failure(failure: Failure, subject: Subject, endpoint: &str) -> Platfo
             err
         }
     }
+}
+
+/// API codes of a service variable that is not the user's to change: since 2026-08 the
+/// values of zerops.yml's `run.envVariables` are listed among the service's variables too,
+/// read-only; platform-generated ones never were writable.
+fn is_read_only_env(api_code: &str) -> bool {
+    matches!(
+        api_code,
+        "recordIsReadOnly" | "userDataDeleteForbidden" | "userDataSystemKeyChangeForbidden"
+    )
 }
 
 /// API codes of a variable that another change created or removed in the meantime.
@@ -688,6 +702,29 @@ mod tests {
         assert_eq!(err.api_meta, Some(meta));
         assert_eq!(err.api_code.as_deref(), Some("errorList"));
         assert_eq!(err.http_status, Some(400));
+    }
+
+    /// A variable that zerops.yml or the platform owns: a usage error that says where to
+    /// change it, not a bare API failure.
+    #[test]
+    fn read_only_variables_say_where_they_belong() {
+        for (status, code) in [(400, "recordIsReadOnly"), (400, "userDataDeleteForbidden")] {
+            let err = map_failure(
+                Failure::Status {
+                    status,
+                    api_code: Some(code.into()),
+                    api_message: Some("no".into()),
+                    api_meta: None,
+                    retry_after_secs: None,
+                    raw_body: None,
+                },
+                Subject::Env,
+                "PUT /user-data/{id}",
+            );
+            assert_eq!(err.code, ErrorCode::InvalidUsage, "{code}");
+            assert!(err.suggestion.contains("zerops.yml"), "{}", err.suggestion);
+            assert_eq!(err.api_code.as_deref(), Some(code));
+        }
     }
 
     #[test]

@@ -274,8 +274,8 @@ impl ZeropsClient {
     /// Every item of a search (projects, services), page by page. The API answers a search
     /// without a limit with one page of unknown size (§8 of the API notes), and services are
     /// searched by organisation, so one page could leave out services of our own project.
-    /// Pages are read until one comes back short, `totalHits` items are in, or
-    /// [`MAX_PAGES`] pages were read; an item seen twice (the listing shifted while it was
+    /// Pages are read until one comes back short or brings nothing new, `totalHits` items
+    /// are in, or [`MAX_PAGES`] pages were read; an item seen twice (the listing shifted while it was
     /// read) is kept once.
     pub(super) fn search_all<T: DeserializeOwned>(
         &self,
@@ -291,6 +291,7 @@ impl ZeropsClient {
                 self.search_page(entity, &filters, PAGE_SIZE, page * PAGE_SIZE, subject)?;
             let items = envelope.items.unwrap_or_default();
             let short = items.len() < PAGE_SIZE;
+            let before = all.len();
             for item in items {
                 if seen.insert(id_of(&item).to_owned()) {
                     all.push(item);
@@ -299,7 +300,10 @@ impl ZeropsClient {
             let complete = envelope
                 .total_hits
                 .is_some_and(|total| all.len() as u64 >= total);
-            if short || complete {
+            // A full page of items already seen: an API that ignored `offset` would send
+            // the first page forever.
+            let stuck = all.len() == before;
+            if short || complete || stuck {
                 return Ok(all);
             }
         }

@@ -336,6 +336,7 @@ impl Client for MockClient {
         service_id: &str,
         key: &str,
         content: &str,
+        sensitive: bool,
     ) -> Result<Process, PlatformError> {
         let mut state = self.enter("create_user_data", service_id)?;
         state.next_id += 1;
@@ -348,8 +349,8 @@ impl Client for MockClient {
                 id,
                 key: key.to_owned(),
                 content: content.to_owned(),
-                env_type: Some("SECRET".into()),
-                sensitive: None,
+                env_type: Some("USER".into()),
+                sensitive: Some(sensitive),
             });
         Ok(MockClient::new_process(
             &mut state,
@@ -363,7 +364,8 @@ impl Client for MockClient {
         user_data_id: &str,
         key: &str,
         content: &str,
-    ) -> Result<(), PlatformError> {
+        sensitive: bool,
+    ) -> Result<Process, PlatformError> {
         let mut state = self.enter("update_user_data", user_data_id)?;
         let var = state
             .service_env
@@ -378,7 +380,18 @@ impl Client for MockClient {
             })?;
         var.key = key.to_owned();
         var.content = content.to_owned();
-        Ok(())
+        var.sensitive = Some(sensitive);
+        let owner = state
+            .service_env
+            .iter()
+            .find(|(_, vars)| vars.iter().any(|v| v.id == user_data_id))
+            .map(|(service, _)| service.clone())
+            .unwrap_or_default();
+        Ok(MockClient::new_process(
+            &mut state,
+            "stack.userDataUpdate",
+            &owner,
+        ))
     }
 
     fn delete_user_data(&self, user_data_id: &str) -> Result<Process, PlatformError> {

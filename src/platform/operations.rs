@@ -165,12 +165,13 @@ impl Client for ZeropsClient {
         service_id: &str,
         key: &str,
         content: &str,
+        sensitive: bool,
     ) -> Result<Process, PlatformError> {
         self.call(
             Method::Post,
             &format!("/service-stack/{service_id}/user-data"),
             "/service-stack/{id}/user-data",
-            Some(&json!({ "key": key, "content": content })),
+            Some(&json!({ "key": key, "content": content, "sensitive": sensitive })),
             Subject::Env,
         )
     }
@@ -180,15 +181,15 @@ impl Client for ZeropsClient {
         user_data_id: &str,
         key: &str,
         content: &str,
-    ) -> Result<(), PlatformError> {
-        let _variable: serde::de::IgnoredAny = self.call(
+        sensitive: bool,
+    ) -> Result<Process, PlatformError> {
+        self.call(
             Method::Put,
             &format!("/user-data/{user_data_id}"),
             "/user-data/{id}",
-            Some(&json!({ "key": key, "content": content })),
+            Some(&json!({ "key": key, "content": content, "sensitive": sensitive })),
             Subject::Env,
-        )?;
-        Ok(())
+        )
     }
 
     fn delete_user_data(&self, user_data_id: &str) -> Result<Process, PlatformError> {
@@ -329,13 +330,18 @@ impl Client for ZeropsClient {
 
     fn search_processes(
         &self,
-        _project_id: &str,
+        project_id: &str,
         limit: usize,
     ) -> Result<Vec<ProcessEvent>, PlatformError> {
         let client_id = self.client_id()?;
+        // Narrowed to the project on the server too (the newest items of a busy
+        // organisation could otherwise crowd ours out of the page); ops still filter.
         self.search(
             "process",
-            json!([{"name": "clientId", "operator": "eq", "value": client_id}]),
+            json!([
+                {"name": "clientId", "operator": "eq", "value": client_id},
+                {"name": "projectId", "operator": "eq", "value": project_id}
+            ]),
             limit,
             Subject::Process,
         )
@@ -343,13 +349,18 @@ impl Client for ZeropsClient {
 
     fn search_app_versions(
         &self,
-        _project_id: &str,
+        project_id: &str,
         limit: usize,
     ) -> Result<Vec<AppVersionEvent>, PlatformError> {
         let client_id = self.client_id()?;
+        // Narrowed to the project on the server too (the newest items of a busy
+        // organisation could otherwise crowd ours out of the page); ops still filter.
         self.search(
             "app-version",
-            json!([{"name": "clientId", "operator": "eq", "value": client_id}]),
+            json!([
+                {"name": "clientId", "operator": "eq", "value": client_id},
+                {"name": "projectId", "operator": "eq", "value": project_id}
+            ]),
             limit,
             Subject::Service,
         )

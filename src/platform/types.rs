@@ -169,12 +169,15 @@ pub struct Autoscaling {
     pub horizontal_autoscaling: Option<HorizontalAutoscaling>,
 }
 
-/// The body of a scaling update. `mode` must be the service's current mode: the API
-/// refuses an update without it.
+/// The body of a scaling update. `mode` is the service's current mode when the API reports
+/// one: older API versions refused an update without it, newer SDKs no longer send it (the
+/// field is deprecated and may read null). Never invented: a guessed `NON_HA` for an HA
+/// service would be refused as a mode change.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AutoscalingParams {
-    pub mode: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
     pub custom_autoscaling: Autoscaling,
 }
 
@@ -643,7 +646,7 @@ mod tests {
     #[test]
     fn autoscaling_keys_match_the_wire() {
         let body = AutoscalingParams {
-            mode: "NON_HA".into(),
+            mode: Some("NON_HA".into()),
             custom_autoscaling: Autoscaling {
                 vertical_autoscaling: Some(VerticalAutoscaling {
                     cpu_mode: Some("SHARED".into()),

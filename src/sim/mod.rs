@@ -282,6 +282,11 @@ impl SimHandle {
         lock(&self.state).search_leak = on;
     }
 
+    /// Makes searches ignore `offset`, answering every page with the first one.
+    pub fn set_search_ignores_offset(&self, on: bool) {
+        lock(&self.state).search_ignores_offset = on;
+    }
+
     /// Runs `f` with the state locked (inspection and set-up in tests).
     pub fn with_state<R>(&self, f: impl FnOnce(&mut State) -> R) -> R {
         f(&mut lock(&self.state))

@@ -49,6 +49,21 @@ fn key_and_content(body: &Value) -> Result<(String, String), Response> {
     }
 }
 
+/// The `sensitive` flag a service variable write must carry since the platform's change of
+/// 2026-08 (left out, the API refuses the write with `invalidUserInput`).
+fn sensitive_flag(body: &Value) -> Result<bool, Response> {
+    body.get("sensitive")
+        .and_then(Value::as_bool)
+        .ok_or_else(|| {
+            error(
+                400,
+                "invalidUserInput",
+                "Invalid user input.",
+                serde_json::json!([{"parameter": "sensitive", "message": "field is required"}]),
+            )
+        })
+}
+
 impl State {
     /// The process that answers a change of service `index`'s variables (applied at once;
     /// the process only reports it).
@@ -161,7 +176,9 @@ impl State {
         now: Instant,
     ) -> Outcome {
         let index = self.service(scope, id)?;
-        let (key, content) = key_and_content(&State::body(req)?)?;
+        let body = State::body(req)?;
+        let (key, content) = key_and_content(&body)?;
+        let sensitive = sensitive_flag(&body)?;
         if let Some(existing) = self.services[index].env.iter().find(|e| e.key == key) {
             return Err(if existing.kind == "SECRET" {
                 error(
@@ -180,22 +197,25 @@ impl State {
             });
         }
         let new_id = self.new_id("ud");
-        self.services[index]
-            .env
-            .push(EnvRec::secret(new_id, key, content));
+        let mut var = EnvRec::secret(new_id, key, content);
+        var.sensitive = sensitive;
+        self.services[index].env.push(var);
         Ok(self.env_process(index, "stack.userDataCreate", now))
     }
 
-    /// `PUT /user-data/{id}`: a new key and value for one user variable, at once; the
-    /// answer is the variable, not a process.
+    /// `PUT /user-data/{id}`: a new key, value and `sensitive` flag for one user variable,
+    /// answered with a process (applied at once; the process only reports it).
     pub(super) fn update_user_data(
         &mut self,
         req: &Request,
         scope: &TokenScope,
         id: &str,
+        now: Instant,
     ) -> Outcome {
         let index = self.user_data_owner(scope, id)?;
-        let (key, content) = key_and_content(&State::body(req)?)?;
+        let body = State::body(req)?;
+        let (key, content) = key_and_content(&body)?;
+        let sensitive = sensitive_flag(&body)?;
         let service = &mut self.services[index];
         if service.env.iter().any(|e| e.key == key && e.id != id) {
             return Err(error(
@@ -223,8 +243,8 @@ impl State {
         }
         var.key = key;
         var.content = content;
-        let var = var.clone();
-        Ok(ok(var.service_json(&self.services[index])))
+        var.sensitive = sensitive;
+        Ok(self.env_process(index, "stack.userDataUpdate", now))
     }
 
     pub(super) fn delete_user_data(

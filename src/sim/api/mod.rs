@@ -98,6 +98,8 @@ pub struct State {
     pub faults: Vec<Rule>,
     /// Search endpoints ignore the token's project scope (the live API bug).
     pub search_leak: bool,
+    /// Searches answer every page with the first one (an API that ignores `offset`).
+    pub search_ignores_offset: bool,
     pub base_url: String,
     pub counter: u64,
     /// Every API request seen, as `METHOD /path` (for tests).
@@ -147,6 +149,7 @@ impl State {
             log_tokens: HashMap::new(),
             faults: Vec::new(),
             search_leak: false,
+            search_ignores_offset: false,
             base_url: String::new(),
             counter: 1000,
             requests: Vec::new(),
@@ -450,7 +453,7 @@ impl State {
             ("POST", ["service-stack", id, "user-data"]) => {
                 self.create_user_data(req, &scope, id, now)
             }
-            ("PUT", ["user-data", id]) => self.update_user_data(req, &scope, id),
+            ("PUT", ["user-data", id]) => self.update_user_data(req, &scope, id, now),
             ("DELETE", ["user-data", id]) => self.delete_user_data(&scope, id, now),
             ("POST", ["project", id, "env"]) => self.create_project_env(req, &scope, id, now),
             ("DELETE", ["project-env", id]) => self.delete_project_env(&scope, id, now),

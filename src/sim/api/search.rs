@@ -37,7 +37,7 @@ impl SearchQuery {
 
 impl State {
     /// Checks the search body and returns `(filters, limit, offset)`.
-    fn search_request(req: &Request) -> Result<SearchQuery, Response> {
+    fn search_request(&self, req: &Request) -> Result<SearchQuery, Response> {
         let body = State::body(req)?;
         let (Some(search), Some(_sort)) = (
             body.get("search").and_then(Value::as_array),
@@ -75,6 +75,12 @@ impl State {
             .get("offset")
             .and_then(Value::as_u64)
             .map_or(0, |o| usize::try_from(o).unwrap_or(0));
+        // The fault knob: an API that pages nothing and sends the first page every time.
+        let offset = if self.search_ignores_offset {
+            0
+        } else {
+            offset
+        };
         Ok(SearchQuery {
             filters,
             limit,
@@ -87,7 +93,7 @@ impl State {
     }
 
     pub(super) fn search_projects(&self, req: &Request, scope: &TokenScope) -> Outcome {
-        let query = State::search_request(req)?;
+        let query = self.search_request(req)?;
         let items = self
             .projects
             .iter()
@@ -99,7 +105,7 @@ impl State {
     }
 
     pub(super) fn search_services(&self, req: &Request, scope: &TokenScope) -> Outcome {
-        let query = State::search_request(req)?;
+        let query = self.search_request(req)?;
         let mut services: Vec<&ServiceRec> = self
             .services
             .iter()
@@ -122,7 +128,7 @@ impl State {
         scope: &TokenScope,
         now: Instant,
     ) -> Outcome {
-        let query = State::search_request(req)?;
+        let query = self.search_request(req)?;
         let mut items: Vec<&ProcessRec> = self
             .processes
             .iter()
@@ -145,7 +151,7 @@ impl State {
         scope: &TokenScope,
         now: Instant,
     ) -> Outcome {
-        let query = State::search_request(req)?;
+        let query = self.search_request(req)?;
         let mut items: Vec<&AppVersionRec> = self
             .app_versions
             .iter()
