@@ -258,7 +258,9 @@ pub struct ServiceRef {
 }
 
 /// An asynchronous operation on the platform. `status` is normalised (see
-/// [`normalize_process_status`]); `fail_reason` comes from `publicMeta.failReason`.
+/// [`normalize_process_status`]); `fail_reason` comes from `publicMeta.failReason`, else
+/// from the process's `error` (`code: message`), where some failures put it (a subdomain
+/// enable without HTTP ports ends FAILED with `publicMeta: null`).
 #[derive(Debug, Clone, PartialEq, Serialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct Process {
@@ -307,7 +309,26 @@ pub(crate) struct ProcessWire {
     #[serde(default)]
     pub public_meta: Option<Value>,
     #[serde(default)]
+    pub error: Option<Value>,
+    #[serde(default)]
     pub created_by_user: Option<Value>,
+}
+
+/// `code: message` of a process's `error` object (either part alone when the other is
+/// missing), if it says anything.
+fn error_reason(error: &Value) -> Option<String> {
+    let part = |name: &str| {
+        error
+            .get(name)
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+    };
+    match (part("code"), part("message")) {
+        (Some(code), Some(message)) => Some(format!("{code}: {message}")),
+        (Some(one), None) | (None, Some(one)) => Some(one.to_owned()),
+        (None, None) => None,
+    }
 }
 
 impl From<ProcessWire> for Process {
@@ -318,7 +339,8 @@ impl From<ProcessWire> for Process {
             .and_then(|m| m.get("failReason"))
             .and_then(Value::as_str)
             .filter(|r| !r.is_empty())
-            .map(str::to_owned);
+            .map(str::to_owned)
+            .or_else(|| wire.error.as_ref().and_then(error_reason));
         let created_by = wire
             .created_by_user
             .as_ref()
@@ -590,6 +612,35 @@ mod tests {
         assert_eq!(p.service_stacks[0].name, "api");
         assert_eq!(normalize_process_status("Done"), "FINISHED");
         assert_eq!(normalize_process_status("running"), "RUNNING");
+    }
+
+    /// Some failures carry their reason in the process's `error`, not in `publicMeta`.
+    #[test]
+    fn a_fail_reason_in_the_error_object_is_kept() {
+        let failed = |extra: Value| -> Process {
+            let mut wire = json!({"id": "p", "status": "FAILED", "publicMeta": null});
+            for (k, v) in extra.as_object().unwrap() {
+                wire[k] = v.clone();
+            }
+            serde_json::from_value(wire).unwrap()
+        };
+        let p = failed(
+            json!({"error": {"code": "noSubdomainPorts", "message": "no http ports found for subdomain support"}}),
+        );
+        assert_eq!(
+            p.fail_reason.as_deref(),
+            Some("noSubdomainPorts: no http ports found for subdomain support")
+        );
+        assert_eq!(
+            failed(json!({"error": {"code": "x"}}))
+                .fail_reason
+                .as_deref(),
+            Some("x")
+        );
+        assert_eq!(failed(json!({"error": null})).fail_reason, None);
+        // publicMeta wins when both say something.
+        let both = failed(json!({"publicMeta": {"failReason": "meta"}, "error": {"code": "e"}}));
+        assert_eq!(both.fail_reason.as_deref(), Some("meta"));
     }
 
     #[test]
