@@ -191,6 +191,109 @@ pub fn check_map<'a>(
     out
 }
 
+/// `vault:` of an import's project or service (where the platform keeps variables since
+/// 2026-10; `envSecrets` and `dotEnvSecrets` still work): a mapping of NAME to a value or to
+/// `{value, sensitive}`. An item without `sensitive` is stored plain. Findings are errors
+/// under `rule`, or warnings when `soft` (the project section is only warned about).
+pub fn check_vault(sink: &mut Sink, node: &Node, path: &str, rule: &'static str, soft: bool) {
+    let report = |sink: &mut Sink, path: &str, at: Pos, msg: String, fix: &str| {
+        if soft {
+            sink.warn(rule, path, at, msg, fix);
+        } else {
+            sink.error(rule, path, at, msg, fix);
+        }
+    };
+    let Value::Map(entries) = &node.value else {
+        report(
+            sink,
+            path,
+            Pos::from(node),
+            format!(
+                "`vault` must be a mapping of NAME: value, found {}",
+                super::shape::describe(node)
+            ),
+            "write one `NAME: value` (or `NAME: {value: ..., sensitive: true}`) per line",
+        );
+        return;
+    };
+    for entry in entries {
+        let p = join(path, &entry.key);
+        if !valid_key(&entry.key) {
+            report(
+                sink,
+                &p,
+                Pos::from(entry),
+                format!("`{}` is not a valid variable name", entry.key),
+                "use only letters, digits and `_`",
+            );
+        }
+        let item = &entry.value;
+        match &item.value {
+            Value::Map(fields) => {
+                for field in fields {
+                    let fp = join(&p, &field.key);
+                    match field.key.as_str() {
+                        "value" if matches!(field.value.value, Value::Map(_) | Value::Seq(_)) => {
+                            report(
+                                sink,
+                                &fp,
+                                Pos::from(&field.value),
+                                "`value` must be text".to_owned(),
+                                "write the value as a (quoted) string",
+                            );
+                        }
+                        "value" => check_reference_syntax(sink, rule, &fp, &field.value),
+                        "sensitive" if !matches!(field.value.value, Value::Bool(_)) => {
+                            report(
+                                sink,
+                                &fp,
+                                Pos::from(&field.value),
+                                format!(
+                                    "`sensitive` must be true or false, found {}",
+                                    super::shape::describe(&field.value)
+                                ),
+                                "write `sensitive: true` for a secret",
+                            );
+                        }
+                        "sensitive" => {}
+                        other => sink.warn(
+                            rule,
+                            &fp,
+                            Pos::from(field),
+                            format!("unknown key `{other}` in a vault item"),
+                            "a vault item has `value` and `sensitive` only",
+                        ),
+                    }
+                }
+                if item.get("value").is_none() {
+                    report(
+                        sink,
+                        &p,
+                        Pos::from(entry),
+                        format!("the vault item `{}` has no `value`", entry.key),
+                        "add `value: ...`",
+                    );
+                }
+            }
+            Value::Seq(_) => report(
+                sink,
+                &p,
+                Pos::from(item),
+                format!("the value of `{}` is a list", entry.key),
+                "write a value, or `{value: ..., sensitive: true}`",
+            ),
+            Value::Null => sink.warn(
+                rule,
+                &p,
+                Pos::from(entry),
+                format!("`{}` has no value", entry.key),
+                "give it a value (use \"\" for an empty string) or remove it",
+            ),
+            _ => check_reference_syntax(sink, rule, &p, item),
+        }
+    }
+}
+
 fn sanitize_key(key: &str) -> String {
     let s: String = key
         .chars()

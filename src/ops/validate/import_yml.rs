@@ -17,6 +17,7 @@ const PROJECT_KEYS: &[&str] = &[
     "corePackage",
     "tags",
     "envVariables",
+    "vault",
     "envIsolation",
     "sshIsolation",
     "sharedIpv4",
@@ -327,6 +328,7 @@ fn check_project(sink: &mut Sink, node: &Node) {
             "location" => enum_check(sink, &["eu-central", "us-east-1", "us-west-1"]),
             "envIsolation" => env::check_isolation(sink, v, &p),
             "sshIsolation" => env::check_ssh_isolation(sink, v, &p),
+            "vault" => env::check_vault(sink, v, &p, "I2", true),
             "sharedIpv4" => {
                 shape::check_bool(sink, "I2", Severity::Warning, v, &p);
             }

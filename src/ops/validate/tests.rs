@@ -786,3 +786,37 @@ fn timings_follow_go_durations_and_the_range() {
         assert_eq!(found, wanted, "{value}: {report:?}");
     }
 }
+
+/// `vault:` (project and service) is where the platform keeps variables since 2026-10:
+/// plain values and `{value, sensitive}` items pass; wrong shapes are named.
+#[test]
+fn vault_sections_are_checked_not_refused() {
+    let good = "project:\n  name: p\n  vault:\n    SHARED: abc\nservices:\n  - hostname: app\n    type: nodejs@22\n    vault:\n      PLAIN: x\n      API_KEY: {value: \"s3cret\", sensitive: true}\n      DB_URL:\n        value: ${db_connectionString}\n";
+    let report = validate(good, Some(FileKind::ImportYml), None);
+    assert!(report.valid, "{report:?}");
+    assert!(
+        rules_at(&report, "services[0].vault").is_empty(),
+        "{report:?}"
+    );
+    assert!(rules_at(&report, "project.vault").is_empty(), "{report:?}");
+
+    let bad = "services:\n  - hostname: app\n    type: nodejs@22\n    vault:\n      bad-name: x\n      NO_VALUE: {sensitive: true}\n      FLAG: {value: x, sensitive: \"yes please\"}\n      EXTRA: {value: x, note: y}\n      LIST: [a, b]\n";
+    let report = validate(bad, Some(FileKind::ImportYml), None);
+    let found: Vec<(usize, &str, Severity)> = report
+        .findings()
+        .filter(|f| f.path.starts_with("services[0].vault"))
+        .map(|f| (f.line, f.rule, f.severity))
+        .collect();
+    assert_eq!(
+        found
+            .iter()
+            .filter(|f| f.2 == Severity::Error)
+            .map(|f| f.0)
+            .collect::<Vec<_>>(),
+        [5, 6, 7, 9],
+        "{report:?}"
+    );
+    assert!(found.contains(&(8, "I26", Severity::Warning)), "{found:?}");
+    let not_a_map = "services:\n  - hostname: app\n    type: nodejs@22\n    vault: [A]\n";
+    assert!(!validate(not_a_map, Some(FileKind::ImportYml), None).valid);
+}
