@@ -416,6 +416,20 @@ fn import_creates_services_and_reports_per_service_errors() {
     wait_finished(&c, &queue.processes[0].id);
     assert_eq!(c.get_service(&queue.id).unwrap().status, "ACTIVE");
 
+    // Variables from `vault` (with its sensitive flag) and the older `envSecrets`.
+    let yaml = "services:\n  - hostname: worker\n    type: nodejs@22\n    envSecrets:\n      OLD: o\n    vault:\n      PLAIN: p\n      TOKEN: {value: t, sensitive: true}\n";
+    let result = c.import_services(DEMO_PROJECT_ID, yaml).unwrap();
+    let worker = &result.service_stacks[0];
+    let env = c.get_service_env(&worker.id).unwrap();
+    let var = |key: &str| {
+        env.iter()
+            .find(|v| v.key == key)
+            .map(|v| (v.content.as_str(), v.sensitive))
+    };
+    assert_eq!(var("OLD"), Some(("o", Some(false))));
+    assert_eq!(var("PLAIN"), Some(("p", Some(false))));
+    assert_eq!(var("TOKEN"), Some(("t", Some(true))));
+
     let err = c
         .import_services(DEMO_PROJECT_ID, "project:\n  name: x\nservices: []\n")
         .unwrap_err();

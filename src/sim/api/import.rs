@@ -138,15 +138,32 @@ impl State {
             if let Some(secrets) = service.get("envSecrets").and_then(Value::as_object) {
                 for (key, value) in secrets {
                     let env_id = self.new_id("ud");
-                    let content = value
-                        .as_str()
-                        .map_or_else(|| value.to_string(), str::to_owned);
                     env.push(EnvRec {
                         id: env_id,
                         key: key.clone(),
-                        content,
+                        content: text_of(value),
                         kind: "SECRET".into(),
                         sensitive: false,
+                    });
+                }
+            }
+            // The newer form: `NAME: value` or `NAME: {value, sensitive}` (plain without it).
+            if let Some(vault) = service.get("vault").and_then(Value::as_object) {
+                for (key, item) in vault {
+                    let (value, sensitive) = match item.get("value") {
+                        Some(value) => (
+                            value,
+                            item.get("sensitive").and_then(Value::as_bool) == Some(true),
+                        ),
+                        None => (item, false),
+                    };
+                    let env_id = self.new_id("ud");
+                    env.push(EnvRec {
+                        id: env_id,
+                        key: key.clone(),
+                        content: text_of(value),
+                        kind: "SECRET".into(),
+                        sensitive,
                     });
                 }
             }
@@ -291,6 +308,13 @@ fn nonempty(block: Value) -> Value {
         .as_object()
         .is_some_and(|fields| fields.values().all(Value::is_null));
     if empty { Value::Null } else { block }
+}
+
+/// A variable's value as text: strings as they are, other scalars as JSON writes them.
+fn text_of(value: &Value) -> String {
+    value
+        .as_str()
+        .map_or_else(|| value.to_string(), str::to_owned)
 }
 
 #[cfg(test)]
