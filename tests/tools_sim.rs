@@ -403,8 +403,14 @@ fn env_service_set_changes_one_variable_per_call_and_keeps_multi_line_values() {
             x.env.iter().find(|e| e.key == key).map(|e| e.sensitive)
         })
     };
+    // NODE_ENV kept its flag; SIGNING_KEY is new and its name looks secret.
     assert_eq!(sensitive("NODE_ENV"), Some(true));
-    assert_eq!(sensitive("SIGNING_KEY"), Some(false));
+    assert_eq!(sensitive("SIGNING_KEY"), Some(true));
+    assert_eq!(
+        strings(&set["sensitive"]),
+        ["NODE_ENV", "SIGNING_KEY"],
+        "{set}"
+    );
     let vars = service_env(&sim, API_ID);
     assert!(has(&vars, "SIGNING_KEY", pem), "{vars:?}");
     assert!(has(&vars, "NODE_ENV", "test"), "{vars:?}");
@@ -426,6 +432,14 @@ fn env_service_set_changes_one_variable_per_call_and_keeps_multi_line_values() {
         .find(|v| v["key"] == "PATH")
         .unwrap();
     assert_eq!(path["isPlatform"], true, "{got}");
+    // Said outright, the flag applies to every variable of the call.
+    expect_ok(&s.call(
+        "zerops_env",
+        json!({"action": "set", "serviceHostname": "api", "sensitive": false,
+               "variables": ["NODE_ENV=prod", "OTHER_TOKEN=t"]}),
+    ));
+    assert_eq!(sensitive("NODE_ENV"), Some(false));
+    assert_eq!(sensitive("OTHER_TOKEN"), Some(false));
 }
 
 #[test]

@@ -261,11 +261,33 @@ fn restart_hint(scope: &EnvScope) -> String {
     }
 }
 
-/// Sets variables (upsert).
+/// Whether a new variable is stored sensitive when the caller did not say: by its name, as
+/// people name secrets (`DB_PASSWORD`, `API_TOKEN`, `STRIPE_SECRET_KEY`), except names that
+/// say they are public (`STRIPE_PUBLISHABLE_KEY`, `PUBLIC_KEY`).
+pub fn looks_secret(key: &str) -> bool {
+    let upper = key.to_ascii_uppercase();
+    let has = |words: &[&str]| words.iter().any(|w| upper.contains(w));
+    let secret = has(&[
+        "SECRET",
+        "TOKEN",
+        "KEY",
+        "PASSWORD",
+        "PASS",
+        "DSN",
+        "PRIVATE",
+        "CREDENTIAL",
+    ]);
+    let public = has(&["PUBLIC", "PUBLISHABLE"]) && !has(&["SECRET", "PASSWORD", "PRIVATE"]);
+    secret && !public
+}
+
+/// Sets variables (upsert). `sensitive` applies to every variable when given; otherwise a
+/// replaced variable keeps its flag and a new one gets [`looks_secret`].
 pub fn set(
     session: &Session,
     scope: &EnvScope,
     lines: &[String],
+    sensitive: Option<bool>,
     follow: &mut Follow<'_>,
 ) -> Result<Value, PlatformError> {
     let assignments = parse_assignments(lines)?;
@@ -278,15 +300,21 @@ pub fn set(
     }
     let mut added = Vec::new();
     let mut replaced = Vec::new();
+    let mut stored_sensitive = Vec::new();
     let mut processes: Vec<Process> = Vec::new();
     for (key, value) in &assignments {
         let existing = current.iter().find(|v| &v.key == key);
         let done: Vec<String> = replaced.iter().chain(&added).cloned().collect();
         stop_if_cancelled(follow, &done, assignments.len())?;
-        // A replaced variable keeps its `sensitive` flag (the API turns a value plain when
-        // an update leaves it out); a new one is plain, as the platform migrated the old
-        // secret variables.
-        let sensitive = existing.and_then(|var| var.sensitive).unwrap_or(false);
+        // A replaced variable keeps its `sensitive` flag unless told otherwise (the API
+        // turns a value plain when an update leaves the flag out).
+        let sensitive = sensitive.unwrap_or_else(|| match existing {
+            Some(var) => var.sensitive.unwrap_or(false),
+            None => looks_secret(key),
+        });
+        if sensitive {
+            stored_sensitive.push(key.clone());
+        }
         let step = match (&service, existing) {
             (Some(_), Some(var)) => session
                 .client
@@ -296,7 +324,9 @@ pub fn set(
                 .client
                 .create_user_data(&service.id, key, value, sensitive)
                 .map(|p| processes.push(p)),
-            (None, existing) => upsert_project_var(session, existing, key, value, &mut processes),
+            (None, existing) => {
+                upsert_project_var(session, existing, key, value, sensitive, &mut processes)
+            }
         };
         step.map_err(|err| partly_done(err, &done))?;
         if existing.is_some() {
@@ -311,7 +341,7 @@ pub fn set(
         service.map(|s| s.name),
         processes,
         follow,
-        json!({ "added": added, "replaced": replaced }),
+        json!({ "added": added, "replaced": replaced, "sensitive": stored_sensitive }),
     )
 }
 
@@ -321,17 +351,17 @@ fn upsert_project_var(
     existing: Option<&EnvVar>,
     key: &str,
     value: &str,
+    sensitive: bool,
     processes: &mut Vec<Process>,
 ) -> Result<(), PlatformError> {
     if let Some(var) = existing {
         processes.push(session.client.delete_project_env(&var.id)?);
     }
-    // The replacement keeps the old variable's `sensitive` flag.
     processes.push(session.client.create_project_env(
         &session.info.project_id,
         key,
         value,
-        existing.and_then(|var| var.sensitive).unwrap_or(false),
+        sensitive,
     )?);
     Ok(())
 }
@@ -431,6 +461,31 @@ mod tests {
 
     fn lines(items: &[&str]) -> Vec<String> {
         items.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn secret_looking_names_are_stored_sensitive() {
+        for name in [
+            "DB_PASSWORD",
+            "api_token",
+            "STRIPE_SECRET_KEY",
+            "SENTRY_DSN",
+            "PRIVATE_KEY",
+            "APP_KEY",
+        ] {
+            assert!(looks_secret(name), "{name}");
+        }
+        for name in [
+            "NODE_ENV",
+            "PORT",
+            "STRIPE_PUBLISHABLE_KEY",
+            "PUBLIC_KEY",
+            "LOG_LEVEL",
+        ] {
+            assert!(!looks_secret(name), "{name}");
+        }
+        // Public, but also a secret: still sensitive.
+        assert!(looks_secret("PUBLIC_SECRET"));
     }
 
     /// A change is capped by variables, not by list items: one item of several lines

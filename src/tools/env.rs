@@ -21,7 +21,8 @@ variables is a list: one KEY=value item per variable for set (a value may span l
                 "action": {"type": "string", "enum": ["get", "set", "delete"], "description": "What to do."},
                 "serviceHostname": {"type": "string", "description": "The service whose variables to use."},
                 "project": {"type": "boolean", "default": false, "description": "Use project-wide variables instead (wins over serviceHostname)."},
-                "variables": {"type": "array", "items": {"type": "string"}, "description": "set: [\"KEY=value\", ...]; delete: [\"KEY\", ...]."}
+                "variables": {"type": "array", "items": {"type": "string"}, "description": "set: [\"KEY=value\", ...]; delete: [\"KEY\", ...]."},
+                "sensitive": {"type": "boolean", "description": "set: store the values as sensitive (masked in the GUI, redacted for read-only tokens). Left out: a replaced variable keeps its flag, a new one is sensitive when its name looks secret (PASSWORD, TOKEN, SECRET, KEY, ...)."}
             },
             "required": ["action"],
             "additionalProperties": false
@@ -31,7 +32,8 @@ variables is a list: one KEY=value item per variable for set (a value may span l
             "properties": {
                 "scope": {"type": "string"}, "serviceHostname": {"type": "string"},
                 "vars": {"type": "array"}, "added": {"type": "array"}, "replaced": {"type": "array"},
-                "removed": {"type": "array"}, "processes": {"type": "array"}, "nextAction": {"type": "string"}
+                "removed": {"type": "array"}, "sensitive": {"type": "array", "description": "the keys set stored as sensitive"},
+                "processes": {"type": "array"}, "nextAction": {"type": "string"}
             },
             "required": ["scope"]
         }),
@@ -49,7 +51,10 @@ variables is a list: one KEY=value item per variable for set (a value may span l
                 let session = services.session()?;
                 match action.as_str() {
                     "get" => get(&session, &scope),
-                    "set" => set(&session, &scope, &variables, &mut follow),
+                    "set" => {
+                        let sensitive = args.get("sensitive").and_then(serde_json::Value::as_bool);
+                        set(&session, &scope, &variables, sensitive, &mut follow)
+                    }
                     _ => delete(&session, &scope, &variables, &mut follow),
                 }
             });
