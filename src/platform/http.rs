@@ -121,6 +121,7 @@ pub fn agent(timeout: Duration) -> ureq::Agent {
     )
 }
 
+#[derive(Clone, Copy)]
 pub(super) enum Method {
     Get,
     Post,
@@ -164,6 +165,29 @@ impl ZeropsClient {
         body: Option<&Value>,
         subject: Subject,
     ) -> Result<T, PlatformError> {
+        let text = self.call_text(method, path, shown, body, subject)?;
+        serde_json::from_str(&text).map_err(|err| {
+            self.lost(
+                Failure::Undecodable(err.to_string()),
+                method,
+                path,
+                shown,
+                subject,
+            )
+        })
+    }
+
+    /// [`ZeropsClient::call`] up to the answer's text. Kept out of line: `call` is
+    /// instantiated once per answer type, and only the decoding differs between them.
+    #[inline(never)]
+    fn call_text(
+        &self,
+        method: Method,
+        path: &str,
+        shown: &str,
+        body: Option<&Value>,
+        subject: Subject,
+    ) -> Result<String, PlatformError> {
         check_path(path)?;
         let url = format!("{}{API_PREFIX}{path}", self.base);
         let endpoint = format!("{} {shown}", method.as_str());
@@ -190,21 +214,7 @@ impl ZeropsClient {
                     .send(payload)
             }
         };
-        // A request that changes something may have been carried out even though its
-        // answer was lost: say so instead of inviting a blind retry.
-        let changes = !matches!(method, Method::Get) && !path.ends_with("/search");
-        let lost = |failure: Failure| {
-            let mut err = map_failure(failure, subject, &endpoint);
-            // Which host was tried: a wrong ZEROPS_API_HOST or region shows here.
-            err.message.push_str(&format!(" (API at {})", self.base));
-            if let Some(problem) = base_url_problem(&self.base) {
-                err.suggestion = format!(
-                    "ZEROPS_API_HOST does not name a usable API address: {problem}. Set it to a host such as {DEFAULT_API_HOST} (or an http(s):// URL), or leave it unset."
-                );
-                return err;
-            }
-            if changes { maybe_applied(err) } else { err }
-        };
+        let lost = |failure: Failure| self.lost(failure, method, path, shown, subject);
         let mut response = result.map_err(|err| lost(transport_failure(&err, &self.token)))?;
         let status = response.status().as_u16();
         crate::debug!(
@@ -230,7 +240,33 @@ impl ZeropsClient {
                 &endpoint,
             ));
         }
-        serde_json::from_str(&text).map_err(|err| lost(Failure::Undecodable(err.to_string())))
+        Ok(text)
+    }
+
+    /// The error for a call whose answer was lost or unreadable: it names the host tried
+    /// (a wrong ZEROPS_API_HOST or region shows here), blames a base URL that is no address,
+    /// and for a request that changes something says it may have been carried out, instead
+    /// of inviting a blind retry.
+    #[inline(never)]
+    fn lost(
+        &self,
+        failure: Failure,
+        method: Method,
+        path: &str,
+        shown: &str,
+        subject: Subject,
+    ) -> PlatformError {
+        let endpoint = format!("{} {shown}", method.as_str());
+        let mut err = map_failure(failure, subject, &endpoint);
+        err.message.push_str(&format!(" (API at {})", self.base));
+        if let Some(problem) = base_url_problem(&self.base) {
+            err.suggestion = format!(
+                "ZEROPS_API_HOST does not name a usable API address: {problem}. Set it to a host such as {DEFAULT_API_HOST} (or an http(s):// URL), or leave it unset."
+            );
+            return err;
+        }
+        let changes = !matches!(method, Method::Get) && !path.ends_with("/search");
+        if changes { maybe_applied(err) } else { err }
     }
 
     /// Stores a client id learnt from a successful user-info call.
