@@ -114,7 +114,7 @@ pub fn check_map<'a>(
         }
     };
     let mut out = Vec::new();
-    for entry in entries {
+    for entry in entries.iter() {
         let p = join(path, &entry.key);
         if !valid_key(&entry.key) {
             hard(

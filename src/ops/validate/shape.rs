@@ -363,7 +363,7 @@ pub fn duplicate_keys(sink: &mut Sink, node: &Node, path: &str) {
         match &n.value {
             Value::Map(entries) => {
                 repeated_keys(sink, entries, &p);
-                for e in entries {
+                for e in entries.iter() {
                     todo.push((&e.value, join(&p, &e.key)));
                 }
             }

@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::rc::Rc;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
 
@@ -19,6 +20,11 @@ const MAX_DEPTH: usize = 128;
 const ALIAS_BUDGET: usize = 20_000;
 
 /// A typed value.
+///
+/// Collections are reference-counted so that cloning a node is cheap: an anchor keeps its
+/// node for later aliases, and an alias places that node again. With deep copies, anchors
+/// nested inside each other copied the innermost subtree once per enclosing anchor, so a
+/// small file of nested anchors needed memory in the hundreds of megabytes.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
     Null,
@@ -26,8 +32,8 @@ pub enum Value {
     Int(i64),
     Float(f64),
     Str(String),
-    Seq(Vec<Node>),
-    Map(Vec<Entry>),
+    Seq(Rc<Vec<Node>>),
+    Map(Rc<Vec<Entry>>),
 }
 
 /// A node and where it starts.
@@ -178,7 +184,7 @@ impl Node {
             }
             Value::Map(entries) => {
                 let mut map = serde_json::Map::new();
-                for entry in entries {
+                for entry in entries.iter() {
                     if map
                         .insert(entry.key.clone(), entry.value.to_json()?)
                         .is_some()
@@ -304,13 +310,16 @@ impl Builder {
                             start,
                             anchor,
                             items,
-                        } => (collection(Value::Seq(items), start), anchor),
+                        } => (collection(Value::Seq(shared(items)), start), anchor),
                         Frame::Map {
                             start,
                             anchor,
                             entries,
                             ..
-                        } => (collection(Value::Map(merge_keys(entries)), start), anchor),
+                        } => (
+                            collection(Value::Map(shared(merge_keys(entries))), start),
+                            anchor,
+                        ),
                     };
                     self.finish_node(node, anchor, span)?;
                 }
@@ -347,7 +356,9 @@ impl Builder {
         Ok(())
     }
 
-    /// Hands a completed node to its parent (or makes it the root).
+    /// Hands a completed node to its parent (or makes it the root). An anchored node is also
+    /// kept for aliases; that costs one reference for a collection (its items are shared),
+    /// so anchors nested in each other cost nothing extra.
     fn finish_node(&mut self, node: Node, anchor: usize, span: Span) -> Result<(), SyntaxError> {
         if anchor > 0 {
             self.anchors.insert(anchor, node.clone());
@@ -382,6 +393,13 @@ impl Builder {
         }
         Ok(())
     }
+}
+
+/// The finished items of a collection, without spare capacity (a list grown by doubling
+/// would otherwise keep up to half its allocation unused for the life of the tree).
+fn shared<T>(mut items: Vec<T>) -> Rc<Vec<T>> {
+    items.shrink_to_fit();
+    Rc::new(items)
 }
 
 fn collection(value: Value, start: Span) -> Node {
@@ -424,18 +442,13 @@ fn merge_keys(entries: Vec<Entry>) -> Vec<Entry> {
     let mut merged: Vec<Entry> = Vec::new();
     for entry in entries {
         if entry.key == "<<" && is_mergeable(&entry.value) {
-            let sources: Vec<Node> = match entry.value.value {
-                Value::Seq(items) => items,
-                other => vec![Node {
-                    value: other,
-                    raw: entry.value.raw,
-                    line: entry.value.line,
-                    column: entry.value.column,
-                }],
+            let sources = match &entry.value.value {
+                Value::Seq(items) => items.as_slice(),
+                _ => std::slice::from_ref(&entry.value),
             };
             for source in sources {
-                if let Value::Map(source_entries) = source.value {
-                    merged.extend(source_entries);
+                if let Value::Map(source_entries) = &source.value {
+                    merged.extend(source_entries.iter().cloned());
                 }
             }
         } else {
@@ -646,6 +659,38 @@ mod tests {
         }
         let err = parse(&text).unwrap_err();
         assert!(err.message.contains("alias"), "{err:?}");
+    }
+
+    #[test]
+    fn anchors_and_aliases_share_items_instead_of_copying_them() {
+        // Nested anchors used to copy the innermost list once per enclosing anchor. An alias
+        // now points at the very items of the anchored node: the same allocation, no copy.
+        let depth = 100;
+        let mut text = String::from("x: ");
+        for i in 0..depth {
+            text.push_str(&format!("&a{i} ["));
+        }
+        text.push_str("p, q, r");
+        text.push_str(&"]".repeat(depth));
+        text.push_str(&format!("\ny: *a{}\nz: *a0\n", depth - 1));
+        let doc = root(&text);
+        let mut inner = doc.value_of("x").unwrap();
+        for _ in 1..depth {
+            inner = &inner.as_seq().unwrap()[0];
+        }
+        let y = doc.value_of("y").unwrap();
+        assert_eq!(y.as_seq().unwrap().len(), 3);
+        assert!(std::ptr::eq(
+            inner.as_seq().unwrap().as_ptr(),
+            y.as_seq().unwrap().as_ptr()
+        ));
+        let (x, z) = (doc.value_of("x").unwrap(), doc.value_of("z").unwrap());
+        assert!(std::ptr::eq(
+            x.as_seq().unwrap().as_ptr(),
+            z.as_seq().unwrap().as_ptr()
+        ));
+        // The alias itself is placed where it is written.
+        assert_eq!((z.line, z.column), (3, 4));
     }
 
     #[test]
