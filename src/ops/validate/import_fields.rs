@@ -4,7 +4,7 @@
 
 use super::catalog::{self, Kind};
 use super::env::{self, EnvMap};
-use super::import_yml::{Peer, valid_hostname};
+use super::import_yml::{Peers, valid_hostname};
 use super::report::{Pos, Severity, Sink, index, join};
 use super::shape;
 use super::suggest;
@@ -337,7 +337,7 @@ pub fn check_git(sink: &mut Sink, node: &Node, path: &str) {
 }
 
 /// I24: mounts name shared storages and need a git source.
-pub fn check_mount(sink: &mut Sink, node: &Node, path: &str, peers: &[Peer], has_git: bool) {
+pub fn check_mount(sink: &mut Sink, node: &Node, path: &str, peers: &Peers, has_git: bool) {
     let Some(items) = node.as_seq() else {
         sink.warn(
             "I24",
@@ -371,7 +371,7 @@ pub fn check_mount(sink: &mut Sink, node: &Node, path: &str, peers: &[Peer], has
             );
             continue;
         };
-        let target = peers.iter().find(|p| p.hostname == name);
+        let target = peers.get(name);
         match target {
             Some(p) if p.kind == Some(Kind::SharedStorage) => {}
             Some(p) => sink.warn(
@@ -461,7 +461,7 @@ pub fn check_zerops_yaml(sink: &mut Sink, item: &Node, entry: &Entry, path: &str
 }
 
 /// I26: secrets map, plus references to generated variables of managed services in this file.
-pub fn check_secrets(sink: &mut Sink, node: &Node, path: &str, at: Pos, peers: &[Peer]) {
+pub fn check_secrets(sink: &mut Sink, node: &Node, path: &str, at: Pos, peers: &Peers) {
     for (key, value) in env::check_map(sink, node, path, at, EnvMap::ImportSecrets) {
         let p = join(path, key);
         env::check_reference_syntax(sink, "I26", &p, value);
@@ -470,7 +470,7 @@ pub fn check_secrets(sink: &mut Sink, node: &Node, path: &str, at: Pos, peers: &
             let Some((host, var)) = name.split_once('_') else {
                 continue;
             };
-            let Some(peer) = peers.iter().find(|p| p.hostname == host) else {
+            let Some(peer) = peers.get(host) else {
                 continue;
             };
             let Some(keys) = catalog::managed_env_keys(peer.type_text) else {

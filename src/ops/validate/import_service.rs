@@ -8,7 +8,7 @@ use super::import_fields::{
     check_containers, check_git, check_mount, check_object_storage, check_scaling, check_secrets,
     check_zerops_yaml,
 };
-use super::import_yml::Peer;
+use super::import_yml::Peers;
 use super::report::{Pos, Severity, Sink, join};
 use super::shape;
 use super::suggest;
@@ -91,7 +91,7 @@ struct TypeInfo {
 }
 
 /// Checks one service mapping.
-pub fn check(sink: &mut Sink, item: &Node, path: &str, peers: &[Peer]) {
+pub fn check(sink: &mut Sink, item: &Node, path: &str, peers: &Peers) {
     let Some(map) = item.as_map() else { return };
     shape::unknown_keys_beside(
         sink,

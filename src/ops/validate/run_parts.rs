@@ -1,6 +1,8 @@
 //! Parts of the `zerops.yml` run section with their own structure: start commands (Z27),
 //! ports (Z28), envReplace (Z29), crontab (Z31), routing (Z30) and volume (Z37).
 
+use std::collections::HashMap;
+
 use super::report::{Pos, Severity, Sink, index, join};
 use super::suggest;
 use super::yaml::{Entry, Node};
@@ -74,7 +76,9 @@ pub fn check_ports(sink: &mut Sink, node: &Node, path: &str) {
         }
         return;
     };
-    let mut seen: Vec<(i64, String, usize)> = Vec::new();
+    // The first item of each port and protocol, found by lookup: scanning the earlier items
+    // per item was quadratic in the length of the list.
+    let mut seen: HashMap<(i64, String), usize> = HashMap::new();
     for (i, item) in items.iter().enumerate() {
         let p = index(path, i);
         let Some(map) = shape::expect_map(sink, "Z28", item, &p, false) else {
@@ -150,16 +154,20 @@ pub fn check_ports(sink: &mut Sink, node: &Node, path: &str) {
                 "listen on a port between 10 and 65435, e.g. 3000 or 8080",
             );
         }
-        if let Some((_, _, first)) = seen.iter().find(|(n, pr, _)| *n == port && *pr == protocol) {
+        let key = (port, protocol);
+        if let Some(first) = seen.get(&key) {
             sink.error(
                 "Z28",
                 &pp,
                 Pos::from(&e.value),
-                format!("port {port}/{protocol} is listed twice (first as item {first})"),
+                format!(
+                    "port {port}/{} is listed twice (first as item {first})",
+                    key.1
+                ),
                 "list each port once",
             );
         }
-        seen.push((port, protocol, i));
+        seen.entry(key).or_insert(i);
     }
 }
 

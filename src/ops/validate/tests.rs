@@ -819,4 +819,131 @@ fn vault_sections_are_checked_not_refused() {
     assert!(found.contains(&(8, "I26", Severity::Warning)), "{found:?}");
     let not_a_map = "services:\n  - hostname: app\n    type: nodejs@22\n    vault: [A]\n";
     assert!(!validate(not_a_map, Some(FileKind::ImportYml), None).valid);
+
+/// The findings of one rule as (path, line, message), in report order.
+fn rule_findings(report: &Report, rule: &str) -> Vec<(String, usize, String)> {
+    report
+        .findings()
+        .filter(|f| f.rule == rule)
+        .map(|f| (f.path.clone(), f.line, f.message.clone()))
+        .collect()
+}
+
+#[test]
+fn duplicate_setup_names_in_a_long_list() {
+    // 40 000 setups, then three repeats: each repeat names the first definition (the name
+    // lookup must stay linear for this).
+    const N: usize = 40_000;
+    let mut text = String::from("zerops:\n");
+    for i in 0..N {
+        text.push_str(&format!("  - setup: s{i}\n"));
+    }
+    for name in [5, N - 1, 5] {
+        text.push_str(&format!("  - setup: s{name}\n"));
+    }
+    let report = validate(&text, Some(FileKind::ZeropsYml), None);
+    let expected: Vec<(String, usize, String)> = [5, N - 1, 5]
+        .iter()
+        .enumerate()
+        .map(|(k, &name)| {
+            (
+                format!("zerops[{}].setup", N + k),
+                2 + N + k,
+                format!("setup `s{name}` is defined twice (first as zerops[{name}])"),
+            )
+        })
+        .collect();
+    assert_eq!(rule_findings(&report, "Z6"), expected);
+}
+
+#[test]
+fn a_long_extends_chain_is_no_cycle_and_a_real_cycle_is_found() {
+    // A chain of 20 000 setups each extending the one before, a two-setup cycle, and a
+    // setup extending into the cycle (which is not on it). Only the cycle is reported,
+    // once per member.
+    const N: usize = 20_000;
+    let mut text = String::from("zerops:\n  - setup: c0\n");
+    for i in 1..N {
+        text.push_str(&format!("  - setup: c{i}\n    extends: c{}\n", i - 1));
+    }
+    let cycle_line = 2 + 1 + 2 * (N - 1);
+    text.push_str("  - setup: x\n    extends: y\n  - setup: y\n    extends: x\n  - setup: z\n    extends: x\n");
+    let report = validate(&text, Some(FileKind::ZeropsYml), None);
+    let found = rule_findings(&report, "Z9");
+    let expected = vec![
+        (
+            format!("zerops[{N}].extends"),
+            cycle_line + 1,
+            "`extends` forms a cycle".to_owned(),
+        ),
+        (
+            format!("zerops[{}].extends", N + 1),
+            cycle_line + 3,
+            "`extends` forms a cycle".to_owned(),
+        ),
+    ];
+    assert_eq!(found, expected);
+}
+
+#[test]
+fn duplicate_ports_in_a_long_list() {
+    // 20 000 ports, then a repeat of the first (TCP) and a UDP port that repeats nothing.
+    const N: usize = 20_000;
+    let mut text = String::from(
+        "zerops:\n  - setup: api\n    run:\n      base: nodejs@22\n      start: a\n      ports:\n",
+    );
+    for i in 0..N {
+        text.push_str(&format!("        - port: {}\n", 1000 + i));
+    }
+    text.push_str("        - port: 1000\n        - port: 1001\n          protocol: UDP\n");
+    let report = validate(&text, Some(FileKind::ZeropsYml), None);
+    let twice: Vec<_> = rule_findings(&report, "Z28")
+        .into_iter()
+        .filter(|(_, _, m)| m.contains("twice"))
+        .collect();
+    assert_eq!(
+        twice,
+        vec![(
+            format!("zerops[0].run.ports[{N}].port"),
+            7 + N,
+            "port 1000/tcp is listed twice (first as item 0)".to_owned()
+        )]
+    );
+}
+
+#[test]
+fn duplicate_hostnames_name_the_first_use() {
+    const N: usize = 2_000;
+    let mut text = String::from("services:\n");
+    for i in 0..N {
+        text.push_str(&format!("  - hostname: s{i}\n    type: nodejs@22\n"));
+    }
+    for name in [3, N - 1, 3] {
+        text.push_str(&format!("  - hostname: s{name}\n    type: nodejs@22\n"));
+    }
+    let report = validate(&text, Some(FileKind::ImportYml), None);
+    let expected: Vec<(String, usize, String)> = [3, N - 1, 3]
+        .iter()
+        .enumerate()
+        .map(|(k, &name)| {
+            (
+                format!("services[{}].hostname", N + k),
+                2 + 2 * (N + k),
+                format!("hostname `s{name}` is used twice (first by services[{name}])"),
+            )
+        })
+        .collect();
+    assert_eq!(rule_findings(&report, "I8"), expected);
+}
+
+#[test]
+fn mounts_and_references_resolve_to_the_first_service_of_a_name() {
+    // `files` is first a shared storage, then (a duplicate, I8) a runtime: the mount is
+    // checked against the first. `db` is first a PostgreSQL.
+    let text = "services:\n  - hostname: files\n    type: shared-storage\n  - hostname: files\n    type: nodejs@22\n  - hostname: db\n    type: postgresql@16\n  - hostname: app\n    type: nodejs@22\n    buildFromGit: https://github.com/a/b\n    mount: [files]\n    envSecrets:\n      X: ${db_nosuch}\n";
+    let report = validate(text, Some(FileKind::ImportYml), None);
+    assert!(rule_findings(&report, "I24").is_empty(), "{report:?}");
+    let refs = rule_findings(&report, "I26");
+    assert_eq!(refs.len(), 1, "{report:?}");
+    assert!(refs[0].2.contains("has no variable `nosuch`"), "{refs:?}");
 }

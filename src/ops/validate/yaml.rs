@@ -7,7 +7,7 @@
 //! (`<<`) are resolved here; explicit keys win over merged ones. Scalars are typed with the
 //! YAML 1.2 core schema, which is what the platform's Go decoder sees for untyped values.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
 
@@ -430,7 +430,9 @@ fn count_nodes(node: &Node, limit: usize) -> usize {
 }
 
 /// Resolves `<<: *anchor` and `<<: [*a, *b]`: merged entries are appended unless the
-/// mapping already has that key explicitly (or from an earlier merge source).
+/// mapping already has that key explicitly (or from an earlier merge source). Keys taken
+/// are looked up in a set: scanning the entries per merged key made a mapping with tens of
+/// thousands of keys on both sides take minutes.
 fn merge_keys(entries: Vec<Entry>) -> Vec<Entry> {
     if !entries
         .iter()
@@ -455,8 +457,9 @@ fn merge_keys(entries: Vec<Entry>) -> Vec<Entry> {
             out.push(entry);
         }
     }
+    let mut taken: HashSet<String> = out.iter().map(|e| e.key.clone()).collect();
     for entry in merged {
-        if !out.iter().any(|e| e.key == entry.key) {
+        if taken.insert(entry.key.clone()) {
             out.push(entry);
         }
     }
@@ -691,6 +694,36 @@ mod tests {
         ));
         // The alias itself is placed where it is written.
         assert_eq!((z.line, z.column), (3, 4));
+    }
+
+    #[test]
+    fn merge_keys_in_huge_mappings_keep_explicit_and_earlier_keys() {
+        // 20 000 merged keys beside 20 000 explicit ones, overlapping in `a7` and `b3`
+        // (the lookup of taken keys must stay linear for this). Explicit keys keep their
+        // values and places; merged ones follow, first source first, each key once.
+        const N: usize = 20_000;
+        let merged: Vec<String> = (0..N).map(|i| format!("a{i}: m")).collect();
+        let mut text = format!(
+            "m:\n  <<: [{{{}, b3: m}}, {{a0: late, z: 2}}]\n",
+            merged.join(", ")
+        );
+        for i in 0..N {
+            text.push_str(&format!("  b{i}: e\n"));
+        }
+        text.push_str("  a7: e\n");
+        let doc = root(&text);
+        let m = doc.value_of("m").unwrap().as_map().unwrap();
+        assert_eq!(m.len(), 2 * N + 1);
+        let keys: Vec<&str> = m.iter().map(|e| e.key.as_str()).collect();
+        assert_eq!(&keys[..2], ["b0", "b1"]);
+        assert_eq!(keys[N], "a7");
+        assert_eq!(&keys[N + 1..N + 3], ["a0", "a1"]);
+        assert_eq!(keys[2 * N], "z");
+        let value = |k: &str| doc.value_of("m").unwrap().value_of(k).unwrap().as_str();
+        assert_eq!(value("a7"), Some("e"));
+        assert_eq!(value("b3"), Some("e"));
+        assert_eq!(value("a0"), Some("m"));
+        assert_eq!(keys.iter().filter(|k| **k == "a7").count(), 1);
     }
 
     #[test]
