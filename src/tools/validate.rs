@@ -29,7 +29,8 @@ Each finding has severity, path, line, column, message and a suggested fix. Give
             "type": "object",
             "properties": {
                 "valid": {"type": "boolean"}, "type": {"type": "string"}, "file": {"type": "string"},
-                "errors": {"type": "array"}, "warnings": {"type": "array"}, "info": {"type": "array"}
+                "errors": {"type": "array"}, "warnings": {"type": "array"}, "info": {"type": "array"},
+                "omitted": {"type": "integer"}
             },
             "required": ["valid", "type", "errors", "warnings", "info"]
         }),

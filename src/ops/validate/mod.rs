@@ -104,7 +104,7 @@ pub fn validate(content: &str, kind: Option<FileKind>, path_hint: Option<&str>) 
             FileKind::ImportYml => has_project = import_yml::check(&mut sink, &root, content),
         }
     }
-    Report::from_findings(kind, sink.list, has_project)
+    Report::from_sink(kind, sink, has_project)
 }
 
 /// G4, G5: parses and returns a mapping root, or records why not.

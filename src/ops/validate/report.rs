@@ -2,6 +2,7 @@
 //! rule modules push findings into.
 
 use serde::Serialize;
+use std::cmp::Ordering;
 
 use super::yaml::{Entry, Node};
 
@@ -82,7 +83,13 @@ impl Finding {
     }
 }
 
-/// The verdict on one file. Serialises as `{type, valid, errors, warnings, info, hasProject}`.
+/// Most findings a report lists. A hostile file can trigger a finding per line (a million
+/// repeated keys), and holding all of them took gigabytes for an answer that is cut to
+/// 80 KB anyway; beyond this many, findings are only counted.
+pub(crate) const MAX_FINDINGS: usize = 1000;
+
+/// The verdict on one file. Serialises as `{type, valid, errors, warnings, info, hasProject}`,
+/// plus `omitted` when findings were left out.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Report {
@@ -96,26 +103,26 @@ pub struct Report {
     /// An import file with a `project:` section: valid for creating a new project, refused by
     /// `zerops_import` (IMPORT_HAS_PROJECT).
     pub has_project: bool,
+    /// How many findings beyond the first [`MAX_FINDINGS`] are not listed (errors are kept
+    /// before warnings and info, each by position). Left out of the JSON when zero.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub omitted: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Report {
-    /// Sorts findings into the three lists (by position), dropping exact repeats.
-    pub(crate) fn from_findings(
-        kind: FileKind,
-        mut all: Vec<Finding>,
-        has_project: bool,
-    ) -> Report {
+    /// Sorts the sink's findings into the three lists (by position), dropping exact repeats.
+    pub(crate) fn from_sink(kind: FileKind, mut sink: Sink, has_project: bool) -> Report {
+        sink.compact();
+        let mut all = sink.list;
         crate::order::sort_by(&mut all, |a, b| {
             (a.line, a.column, a.rule, &a.message, a.severity, &a.path)
                 .cmp(&(b.line, b.column, b.rule, &b.message, b.severity, &b.path))
         });
-        all.dedup_by(|a, b| {
-            a.severity == b.severity
-                && a.rule == b.rule
-                && a.line == b.line
-                && a.column == b.column
-                && a.message == b.message
-        });
+        all.dedup_by(|a, b| same_finding(a, b));
         let mut report = Report {
             kind,
             valid: true,
@@ -123,6 +130,7 @@ impl Report {
             warnings: Vec::new(),
             info: Vec::new(),
             has_project,
+            omitted: sink.omitted,
         };
         for finding in all {
             match finding.severity {
@@ -176,13 +184,47 @@ impl From<&Entry> for Pos {
     }
 }
 
-/// Collects findings while the rule modules walk a document.
+/// Two findings that say the same thing at the same place (only one is reported).
+fn same_finding(a: &Finding, b: &Finding) -> bool {
+    a.severity == b.severity
+        && a.rule == b.rule
+        && a.line == b.line
+        && a.column == b.column
+        && a.message == b.message
+}
+
+/// Which findings a full list keeps: errors, then warnings, then info, each by position.
+fn keep_order(a: &Finding, b: &Finding) -> Ordering {
+    (a.severity, a.line, a.column, a.rule, &a.message, &a.path)
+        .cmp(&(b.severity, b.line, b.column, b.rule, &b.message, &b.path))
+}
+
+/// Collects findings while the rule modules walk a document. At most
+/// [`MAX_FINDINGS`] are kept (after `compact`); the rest are counted in `omitted`.
 #[derive(Debug, Default)]
 pub(crate) struct Sink {
     pub list: Vec<Finding>,
+    /// Findings dropped because the list was full. A repeat of an already dropped finding
+    /// may be counted again, so this is an upper bound.
+    pub omitted: usize,
 }
 
 impl Sink {
+    /// Keeps the first [`MAX_FINDINGS`] distinct findings in `keep_order` and counts the
+    /// rest. Run whenever the list doubles that size, so memory stays bounded and the
+    /// sorting cost stays proportional to the number of findings.
+    pub fn compact(&mut self) {
+        if self.list.len() <= MAX_FINDINGS {
+            return;
+        }
+        crate::order::sort_by(&mut self.list, keep_order);
+        self.list.dedup_by(|a, b| same_finding(a, b));
+        if self.list.len() > MAX_FINDINGS {
+            self.omitted += self.list.len() - MAX_FINDINGS;
+            self.list.truncate(MAX_FINDINGS);
+        }
+    }
+
     pub fn add(
         &mut self,
         severity: Severity,
@@ -193,6 +235,9 @@ impl Sink {
         suggestion: impl Into<String>,
     ) {
         let at = at.into();
+        if self.list.len() >= 2 * MAX_FINDINGS {
+            self.compact();
+        }
         self.list.push(Finding {
             severity,
             rule,

@@ -947,3 +947,62 @@ fn mounts_and_references_resolve_to_the_first_service_of_a_name() {
     assert_eq!(refs.len(), 1, "{report:?}");
     assert!(refs[0].2.contains("has no variable `nosuch`"), "{refs:?}");
 }
+
+#[test]
+fn findings_beyond_the_limit_are_counted_not_kept() {
+    // A key repeated 5 000 times gives 4 999 G6 errors (plus Z1). The sink never holds
+    // more than twice the limit, and the report lists the first findings by position.
+    const N: usize = 5_000;
+    let text = "k: 1\n".repeat(N);
+    let mut sink = Sink::default();
+    let root = yaml::parse(&text).unwrap().root.unwrap();
+    let mut most = 0;
+    for e in root.as_map().unwrap().iter().skip(1) {
+        sink.error("G6", "k", Pos::from(e), "twice", "fix");
+        most = most.max(sink.list.len());
+    }
+    assert!(most <= 2 * report::MAX_FINDINGS, "{most}");
+    let report = validate(&text, Some(FileKind::ZeropsYml), None);
+    assert_eq!(report.errors.len(), report::MAX_FINDINGS);
+    assert_eq!(report.omitted, N - report::MAX_FINDINGS);
+    assert!(!report.valid);
+    assert_eq!(report.errors[0].rule, "Z1");
+    let lines: Vec<usize> = report.errors[1..].iter().map(|f| f.line).collect();
+    assert_eq!(lines, (2..=report::MAX_FINDINGS).collect::<Vec<_>>());
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(json["omitted"], N - report::MAX_FINDINGS);
+}
+
+#[test]
+fn errors_are_kept_before_warnings_when_findings_overflow() {
+    // 1 500 warnings early in the file and one error at its end: the error is listed and
+    // the file is invalid; the warnings that do not fit are counted.
+    let mut sink = Sink::default();
+    for line in 1..=1_500 {
+        sink.warn("X", "", Pos { line, column: 1 }, "w", "fix");
+    }
+    sink.error(
+        "Y",
+        "",
+        Pos {
+            line: 9_999,
+            column: 1,
+        },
+        "e",
+        "fix",
+    );
+    let report = Report::from_sink(FileKind::ZeropsYml, sink, false);
+    assert!(!report.valid);
+    assert_eq!(report.errors.len(), 1);
+    assert_eq!(report.warnings.len(), report::MAX_FINDINGS - 1);
+    assert_eq!(report.warnings[0].line, 1);
+    assert_eq!(report.omitted, 1_500 - (report::MAX_FINDINGS - 1));
+    // A small report has no `omitted` field at all.
+    let small = validate("zerops: []\n", Some(FileKind::ZeropsYml), None);
+    assert!(
+        serde_json::to_value(&small)
+            .unwrap()
+            .get("omitted")
+            .is_none()
+    );
+}
