@@ -36,7 +36,7 @@ pub fn command_list<'a>(sink: &mut Sink, node: &'a Node, path: &str) -> Vec<(&'a
                         &p,
                         Pos::from(item),
                         format!("command {} is {}, not text", i, article(item.type_name())),
-                        format!("quote it: `- \"{}\"`", item.raw),
+                        format!("quote it: `- \"{}\"`", item.raw()),
                     ),
                     Value::Null => sink.warn("Z15", &p, Pos::from(item), format!("command {i} is empty"), "remove the empty `-` line"),
                     Value::Map(_) | Value::Seq(_) => sink.error(

@@ -165,7 +165,7 @@ pub fn check_map<'a>(
                         entry.key,
                         super::shape::article(entry.value.type_name())
                     ),
-                    format!("quote it: `{}: \"{}\"`", entry.key, entry.value.raw),
+                    format!("quote it: `{}: \"{}\"`", entry.key, entry.value.raw()),
                 )
             }
             Value::Str(text) => {

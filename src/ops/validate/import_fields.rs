@@ -263,7 +263,7 @@ pub fn check_scaling(sink: &mut Sink, node: &Node, path: &str, kind: Option<Kind
                 "I18",
                 &join(path, lo),
                 Pos::from(a),
-                format!("`{lo}` ({}) is greater than `{hi}` ({})", a.raw, b.raw),
+                format!("`{lo}` ({}) is greater than `{hi}` ({})", a.raw(), b.raw()),
                 format!("make `{lo}` ≤ `{hi}`"),
             );
         }

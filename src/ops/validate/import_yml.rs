@@ -191,7 +191,7 @@ fn check_hostname(sink: &mut Sink, item: &Node, path: &str) {
     let p = join(path, "hostname");
     let text = match &e.value.value {
         Value::Str(s) if !s.is_empty() => s.as_str(),
-        Value::Int(_) | Value::Float(_) | Value::Bool(_) => e.value.raw.as_str(),
+        Value::Int(_) | Value::Float(_) | Value::Bool(_) => e.value.raw(),
         _ => {
             sink.error(
                 "I6",

@@ -138,7 +138,7 @@ pub fn expect_string<'a>(
                 format!(
                     "write it as text, e.g. `{}: \"{}\"`",
                     last_segment(path),
-                    node.raw
+                    node.raw()
                 ),
             );
             None
@@ -218,7 +218,7 @@ fn yaml11_bool(word: &str) -> Option<bool> {
 pub fn go_string(node: &Node) -> Option<(&str, bool)> {
     match &node.value {
         Value::Str(s) => Some((s, false)),
-        Value::Int(_) | Value::Float(_) => Some((&node.raw, true)),
+        Value::Int(_) | Value::Float(_) => Some((node.raw(), true)),
         _ => None,
     }
 }
@@ -236,7 +236,7 @@ pub fn unquoted_number(
     what: &str,
     example: &str,
 ) {
-    let text = &node.raw;
+    let text = node.raw();
     if known {
         sink.warn(
             rule,
@@ -261,7 +261,7 @@ fn node_number(node: &Node) -> String {
     match node.value {
         Value::Int(i) => i.to_string(),
         Value::Float(f) => f.to_string(),
-        _ => node.raw.clone(),
+        _ => node.raw().to_owned(),
     }
 }
 
@@ -356,24 +356,60 @@ pub fn string_or_list<'a>(
     }
 }
 
-/// G6: every key defined twice in one mapping, anywhere in the document.
+/// G6: every key defined twice in one mapping, anywhere in the document. Depth first, with
+/// one pending iterator per level, and a path is made only for a mapping or list: pushing
+/// every child with its path at once held a string per item, hundreds of megabytes for a
+/// long flat list.
 pub fn duplicate_keys(sink: &mut Sink, node: &Node, path: &str) {
-    let mut todo: Vec<(&Node, String)> = vec![(node, path.to_owned())];
-    while let Some((n, p)) = todo.pop() {
-        match &n.value {
-            Value::Map(entries) => {
-                repeated_keys(sink, entries, &p);
-                for e in entries.iter() {
-                    todo.push((&e.value, join(&p, &e.key)));
-                }
-            }
-            Value::Seq(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    todo.push((item, index(&p, i)));
-                }
-            }
-            _ => {}
+    let mut levels: Vec<(String, Children)> = Vec::new();
+    enter(sink, node, path.to_owned(), &mut levels);
+    while let Some((parent, children)) = levels.last_mut() {
+        let Some((child, p)) = children.next_collection(parent) else {
+            levels.pop();
+            continue;
+        };
+        enter(sink, child, p, &mut levels);
+    }
+}
+
+/// The children of a mapping or list still to visit in `duplicate_keys`.
+enum Children<'a> {
+    Entries(std::slice::Iter<'a, Entry>),
+    Items(std::iter::Enumerate<std::slice::Iter<'a, Node>>),
+}
+
+impl<'a> Children<'a> {
+    /// The next child that is a mapping or list, with its path (scalars hold no keys).
+    fn next_collection(&mut self, parent: &str) -> Option<(&'a Node, String)> {
+        match self {
+            Children::Entries(entries) => entries
+                .find(|e| is_collection(&e.value))
+                .map(|e| (&e.value, join(parent, &e.key))),
+            Children::Items(items) => items
+                .find(|(_, n)| is_collection(n))
+                .map(|(i, n)| (n, index(parent, i))),
         }
+    }
+}
+
+fn is_collection(node: &Node) -> bool {
+    matches!(node.value, Value::Map(_) | Value::Seq(_))
+}
+
+/// Checks a mapping's own keys and queues its children (or a list's items).
+fn enter<'a>(
+    sink: &mut Sink,
+    node: &'a Node,
+    path: String,
+    levels: &mut Vec<(String, Children<'a>)>,
+) {
+    match &node.value {
+        Value::Map(entries) => {
+            repeated_keys(sink, entries, &path);
+            levels.push((path, Children::Entries(entries.iter())));
+        }
+        Value::Seq(items) => levels.push((path, Children::Items(items.iter().enumerate()))),
+        _ => {}
     }
 }
 
@@ -414,7 +450,7 @@ pub fn describe(node: &Node) -> String {
         Value::Str(s) if s.is_empty() => "an empty string".to_owned(),
         Value::Str(s) => format!("`{s}`"),
         Value::Seq(_) | Value::Map(_) => article(node.type_name()),
-        _ => format!("`{}`", node.raw),
+        _ => format!("`{}`", node.raw()),
     }
 }
 

@@ -1006,3 +1006,23 @@ fn errors_are_kept_before_warnings_when_findings_overflow() {
             .is_none()
     );
 }
+
+#[test]
+fn duplicate_keys_are_found_at_every_depth_with_their_paths() {
+    let text =
+        "a: 1\nb:\n  - x\n  - c: 1\n    c: 2\n  - [y, {d: 1, d: 2}]\ne: {f: {g: 1, g: 2}}\na: 3\n";
+    let report = validate(text, Some(FileKind::ZeropsYml), None);
+    let found: Vec<(String, usize)> = rule_findings(&report, "G6")
+        .into_iter()
+        .map(|(p, l, _)| (p, l))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("b[1].c".to_owned(), 5),
+            ("b[2][1].d".to_owned(), 6),
+            ("e.f.g".to_owned(), 7),
+            ("a".to_owned(), 8),
+        ]
+    );
+}

@@ -40,8 +40,10 @@ pub enum Value {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
     pub value: Value,
-    /// The scalar as written (empty for collections); used to quote values back in messages.
-    pub raw: String,
+    /// A non-string scalar as written (`0x1F`, `1e3`, `~`), to quote it back in messages.
+    /// Empty for strings, whose text is the value itself, and for collections: storing
+    /// the text twice doubled the memory of a list of plain words.
+    raw: Box<str>,
     pub line: usize,
     pub column: usize,
 }
@@ -73,6 +75,14 @@ pub struct Document {
 }
 
 impl Node {
+    /// The scalar as written (a string's own text; empty for collections).
+    pub fn raw(&self) -> &str {
+        match &self.value {
+            Value::Str(s) => s,
+            _ => &self.raw,
+        }
+    }
+
     /// Text of a string scalar.
     pub fn as_str(&self) -> Option<&str> {
         match &self.value {
@@ -138,7 +148,7 @@ impl Node {
     pub fn scalar_text(&self) -> Option<&str> {
         match &self.value {
             Value::Str(s) => Some(s),
-            Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_) => Some(&self.raw),
+            Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_) => Some(self.raw()),
             _ => None,
         }
     }
@@ -365,7 +375,7 @@ impl Builder {
         }
         match self.stack.last_mut() {
             None => {
-                if self.root.is_none() && !(node.is_null() && node.raw.is_empty()) {
+                if self.root.is_none() && !(node.is_null() && node.raw().is_empty()) {
                     self.root = Some(node);
                 }
             }
@@ -405,7 +415,7 @@ fn shared<T>(mut items: Vec<T>) -> Rc<Vec<T>> {
 fn collection(value: Value, start: Span) -> Node {
     Node {
         value,
-        raw: String::new(),
+        raw: Box::default(),
         line: start.start.line().max(1),
         column: start.start.col() + 1,
     }
@@ -495,9 +505,13 @@ fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>, span: Span) -> Node
         Some(_) | None if style != ScalarStyle::Plain => Value::Str(text.to_owned()),
         _ => resolve_plain(text),
     };
+    let raw = match value {
+        Value::Str(_) => Box::default(),
+        _ => text.into(),
+    };
     Node {
         value,
-        raw: text.to_owned(),
+        raw,
         line: span.start.line().max(1),
         column: span.start.col() + 1,
     }
@@ -724,6 +738,24 @@ mod tests {
         assert_eq!(value("b3"), Some("e"));
         assert_eq!(value("a0"), Some("m"));
         assert_eq!(keys.iter().filter(|k| **k == "a7").count(), 1);
+    }
+
+    #[test]
+    fn a_string_scalar_stores_its_text_once() {
+        // A long list of plain words is mostly nodes: the text of a string is kept only as
+        // its value, and a node stays within 64 bytes.
+        let doc = root("a: word\nb: 0x1F\nc: '7'\nd: [x, y]\n");
+        let a = doc.value_of("a").unwrap();
+        assert!(a.raw.is_empty());
+        assert_eq!((a.raw(), a.scalar_text()), ("word", Some("word")));
+        assert_eq!(doc.value_of("b").unwrap().raw(), "0x1F");
+        assert_eq!(doc.value_of("c").unwrap().raw(), "7");
+        assert_eq!(doc.value_of("d").unwrap().raw(), "");
+        assert!(
+            std::mem::size_of::<Node>() <= 64,
+            "{}",
+            std::mem::size_of::<Node>()
+        );
     }
 
     #[test]

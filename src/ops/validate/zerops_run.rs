@@ -280,7 +280,7 @@ pub fn check_merged(sink: &mut Sink, ctx: &SetupCtx) {
                         Pos::from(pn),
                         format!(
                             "port {} is reserved for the platform's web server here",
-                            pn.raw
+                            pn.raw()
                         ),
                         "listen on another port, e.g. 3000 or 8080",
                     );

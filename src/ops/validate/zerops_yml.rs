@@ -271,10 +271,10 @@ fn read_setup<'a>(sink: &mut Sink, item: &'a Node, path: &str) -> Setup<'a> {
                         "Z5",
                         &p,
                         Pos::from(&e.value),
-                        format!("setup name `{}` is not a string", e.value.raw),
-                        format!("quote it: `setup: \"{}\"`", e.value.raw),
+                        format!("setup name `{}` is not a string", e.value.raw()),
+                        format!("quote it: `setup: \"{}\"`", e.value.raw()),
                     );
-                    setup.name = Some(&e.value.raw);
+                    setup.name = Some(e.value.raw());
                 }
                 _ => sink.error(
                     "Z5",
