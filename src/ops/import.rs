@@ -38,7 +38,10 @@ pub fn read_source(
             "Give content (the YAML) or filePath",
         )
         .with_suggestion("Pass the YAML inline as content, or the path of the file as filePath.")),
-        (Some(text), None) => Ok((text.to_owned(), None)),
+        (Some(text), None) => {
+            source_file::check_content(text)?;
+            Ok((text.to_owned(), None))
+        }
         (None, Some(path)) => {
             let path = path.trim();
             let text = source_file::read_yaml(Path::new(path))?;
@@ -329,6 +332,18 @@ mod tests {
         let next = next_action(&managed);
         assert!(!next.contains("zerops_deploy"), "{next}");
         assert!(next.contains("connectionString"), "{next}");
+    }
+
+    #[test]
+    fn inline_content_has_the_file_size_limit() {
+        let limit = usize::try_from(source_file::MAX_FILE_BYTES).unwrap();
+        let at = format!("#{}", "x".repeat(limit - 1));
+        assert_eq!(read_source(Some(&at), None).unwrap().0.len(), limit);
+        let over = format!("{at}\n");
+        let err = read_source(Some(&over), None).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidParameter);
+        assert!(err.message.contains("larger than 10 MiB"), "{err:?}");
+        assert!(err.suggestion.contains("content"), "{err:?}");
     }
 
     #[test]

@@ -24,6 +24,8 @@ pub enum SourceFileError {
     NotRegular { path: String, kind: &'static str },
     /// Larger than [`MAX_FILE_BYTES`] (`size` is what was seen, possibly a lower bound).
     TooLarge { path: String, size: u64 },
+    /// YAML passed inline (`content`) larger than [`MAX_FILE_BYTES`].
+    ContentTooLarge { size: u64 },
     /// The bytes are not UTF-8 text.
     NotText { path: String },
     /// The name does not end in `.yml` or `.yaml` (see [`read_yaml`]).
@@ -42,6 +44,10 @@ impl fmt::Display for SourceFileError {
             SourceFileError::TooLarge { path, size } => write!(
                 f,
                 "{path} is larger than 10 MiB ({size} bytes or more); only files up to {MAX_FILE_BYTES} bytes are read"
+            ),
+            SourceFileError::ContentTooLarge { size } => write!(
+                f,
+                "content is larger than 10 MiB ({size} bytes); only up to {MAX_FILE_BYTES} bytes are read"
             ),
             SourceFileError::NotText { path } => write!(f, "{path} is not UTF-8 text"),
             SourceFileError::NotYamlName { path } => {
@@ -79,6 +85,9 @@ impl From<SourceFileError> for PlatformError {
             SourceFileError::TooLarge { .. } => {
                 "Zerops YAML files are small; check the path, or pass the relevant part as content.".to_owned()
             }
+            SourceFileError::ContentTooLarge { .. } => {
+                "Zerops YAML files are small; pass only the zerops.yml or import.yml itself as content.".to_owned()
+            }
             SourceFileError::NotText { .. } => {
                 "Pass a UTF-8 text YAML file, or the YAML itself as content.".to_owned()
             }
@@ -108,6 +117,17 @@ pub fn read_yaml(path: &Path) -> Result<String, SourceFileError> {
         });
     }
     read_text(path)
+}
+
+/// Accepts YAML given inline if it is within the same [`MAX_FILE_BYTES`] as a file: the
+/// validator's work grows with the input, and inline text had no bound but the protocol's
+/// line length.
+pub fn check_content(text: &str) -> Result<(), SourceFileError> {
+    let size = text.len() as u64;
+    if size > MAX_FILE_BYTES {
+        return Err(SourceFileError::ContentTooLarge { size });
+    }
+    Ok(())
 }
 
 /// Reads `path` as UTF-8 text if it is a regular file of at most [`MAX_FILE_BYTES`].

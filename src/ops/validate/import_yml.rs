@@ -55,23 +55,31 @@ impl<'a> Peers<'a> {
     }
 }
 
+/// G7: an import over [`MAX_IMPORT_BYTES`] is refused by the platform whatever it holds, so
+/// that one error is the whole verdict: the caller stops there rather than parse and check
+/// a file that may be a hundred times the limit. Returns whether the file is too large.
+pub fn too_large(sink: &mut Sink, content: &str) -> bool {
+    if content.len() <= MAX_IMPORT_BYTES {
+        return false;
+    }
+    sink.error(
+        "G7",
+        "",
+        Pos::START,
+        format!(
+            "the file is {} bytes; imports are limited to 100 KiB",
+            content.len()
+        ),
+        "split the services into several imports",
+    );
+    true
+}
+
 /// Checks a whole import document (root is a mapping). Returns whether it has `project:`.
 pub fn check(sink: &mut Sink, root: &Node, content: &str) -> bool {
     let Some(top) = root.as_map() else {
         return false;
     };
-    if content.len() > MAX_IMPORT_BYTES {
-        sink.error(
-            "G7",
-            "",
-            Pos::START,
-            format!(
-                "the file is {} bytes; imports are limited to 100 KiB",
-                content.len()
-            ),
-            "split the services into several imports",
-        );
-    }
     env::check_preprocessor(sink, content);
     shape::unknown_keys(
         sink,

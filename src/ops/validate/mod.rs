@@ -94,6 +94,9 @@ fn top_level_keys(content: &str) -> Vec<String> {
 pub fn validate(content: &str, kind: Option<FileKind>, path_hint: Option<&str>) -> Report {
     let kind = kind.unwrap_or_else(|| detect_kind(content, path_hint));
     let mut sink = Sink::default();
+    if kind == FileKind::ImportYml && import_yml::too_large(&mut sink, content) {
+        return Report::from_sink(kind, sink, false);
+    }
     let mut has_project = false;
     if let Some(root) = parse_root(&mut sink, content, kind) {
         shape::duplicate_keys(&mut sink, &root, "");

@@ -1026,3 +1026,17 @@ fn duplicate_keys_are_found_at_every_depth_with_their_paths() {
         ]
     );
 }
+
+#[test]
+fn an_import_over_the_size_limit_gets_only_the_size_error() {
+    // Invalid hostnames and a repeated key would each be findings in a small file; over
+    // 100 KiB the platform refuses the file anyway, so nothing else is checked.
+    let mut text = String::from("services:\n");
+    while text.len() <= import_yml::MAX_IMPORT_BYTES {
+        text.push_str("  - hostname: Bad_Name\n    type: nodejs@22\n    type: nodejs@22\n");
+    }
+    let report = validate(&text, Some(FileKind::ImportYml), None);
+    let rules: Vec<&str> = report.findings().map(|f| f.rule).collect();
+    assert_eq!(rules, ["G7"]);
+    assert!(!report.valid);
+}
