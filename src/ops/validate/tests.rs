@@ -1040,3 +1040,29 @@ fn an_import_over_the_size_limit_gets_only_the_size_error() {
     assert_eq!(rules, ["G7"]);
     assert!(!report.valid);
 }
+
+#[test]
+fn inheritance_past_the_copy_budget_is_cut_with_one_error() {
+    // A base with 1 000 run keys extended by 300 setups would copy 300 000 keys into merged
+    // views; the copying stops at the budget and says so once. Ten children copy 10 000
+    // keys and are merged in full.
+    let file = |children: usize| {
+        let mut text = String::from("zerops:\n  - setup: base\n    run:\n");
+        for i in 0..1_000 {
+            text.push_str(&format!("      k{i}: 1\n"));
+        }
+        for i in 0..children {
+            text.push_str(&format!("  - setup: c{i}\n    extends: base\n"));
+        }
+        validate(&text, Some(FileKind::ZeropsYml), None)
+    };
+    let cut = |report: &Report| -> Vec<(String, usize)> {
+        rule_findings(report, "Z9")
+            .into_iter()
+            .filter(|(_, _, m)| m.contains("inherited keys"))
+            .map(|(p, l, _)| (p, l))
+            .collect()
+    };
+    assert_eq!(cut(&file(300)), [("zerops".to_owned(), 1)]);
+    assert!(cut(&file(10)).is_empty());
+}
