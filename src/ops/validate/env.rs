@@ -216,7 +216,7 @@ pub fn check_vault(sink: &mut Sink, node: &Node, path: &str, rule: &'static str,
         );
         return;
     };
-    for entry in entries {
+    for entry in entries.iter() {
         let p = join(path, &entry.key);
         if !valid_key(&entry.key) {
             report(
@@ -230,7 +230,7 @@ pub fn check_vault(sink: &mut Sink, node: &Node, path: &str, rule: &'static str,
         let item = &entry.value;
         match &item.value {
             Value::Map(fields) => {
-                for field in fields {
+                for field in fields.iter() {
                     let fp = join(&p, &field.key);
                     match field.key.as_str() {
                         "value" if matches!(field.value.value, Value::Map(_) | Value::Seq(_)) => {

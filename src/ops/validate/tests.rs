@@ -819,6 +819,7 @@ fn vault_sections_are_checked_not_refused() {
     assert!(found.contains(&(8, "I26", Severity::Warning)), "{found:?}");
     let not_a_map = "services:\n  - hostname: app\n    type: nodejs@22\n    vault: [A]\n";
     assert!(!validate(not_a_map, Some(FileKind::ImportYml), None).valid);
+}
 
 /// The findings of one rule as (path, line, message), in report order.
 fn rule_findings(report: &Report, rule: &str) -> Vec<(String, usize, String)> {
