@@ -257,7 +257,14 @@ type Member<'a> = (&'static str, Box<dyn FnOnce(&mut String) + 'a>);
 /// escaped once, by the fast escaper (`crate::json_string`), instead of going through a
 /// `Value`. `size` is a hint for the members' length.
 fn object_with(result: &Map<String, Value>, mut members: Vec<Member<'_>>, size: usize) -> String {
-    members.sort_by_key(|(key, _)| *key);
+    // A handful of members: an insertion sort (stable) is all the code this needs.
+    for i in 1..members.len() {
+        let mut j = i;
+        while j > 0 && members[j - 1].0 > members[j].0 {
+            members.swap(j - 1, j);
+            j -= 1;
+        }
+    }
     let mut members = members.into_iter().peekable();
     let mut body = String::with_capacity(size + 256);
     body.push('{');

@@ -145,7 +145,7 @@ pub fn fit(value: Value, limit: usize, keep: Keep, hint: &str) -> Value {
     // A string longer than a quarter of the budget (one variable's value, one document)
     // is shortened first, so that it cannot take the whole list it sits in with it.
     let longest_allowed = budget / 4;
-    shorten_strings(&mut map, budget, &mut notes, |len, _| {
+    shorten_strings(&mut map, budget, &mut notes, &|len, _| {
         (len > longest_allowed).then_some(longest_allowed)
     });
     // Lists next, largest first, wherever they sit (`project.envs` as much as a top-level
@@ -183,7 +183,7 @@ pub fn fit(value: Value, limit: usize, keep: Keep, hint: &str) -> Value {
         if size(&map) <= budget {
             break;
         }
-        shorten_strings(&mut map, budget, &mut notes, |len, excess| {
+        shorten_strings(&mut map, budget, &mut notes, &|len, excess| {
             (len > 64).then(|| len.saturating_sub(excess + 64))
         });
     }
@@ -328,11 +328,12 @@ fn encoded_len(value: &Value) -> usize {
 /// excess)` says how short a string of `len` bytes becomes (`None`: keep it, and every
 /// shorter one). The size is estimated as strings are cut, so many strings cost one pass
 /// and one serialisation, not one of each per string.
+#[inline(never)]
 fn shorten_strings(
     map: &mut Map<String, Value>,
     budget: usize,
     notes: &mut Vec<String>,
-    target: impl Fn(usize, usize) -> Option<usize>,
+    target: &dyn Fn(usize, usize) -> Option<usize>,
 ) {
     let mut current = size(map);
     if current <= budget {
