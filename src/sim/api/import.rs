@@ -135,37 +135,34 @@ impl State {
                     });
                 }
             }
-            if let Some(secrets) = service.get("envSecrets").and_then(Value::as_object) {
-                for (key, value) in secrets {
-                    let env_id = self.new_id("ud");
-                    env.push(EnvRec {
-                        id: env_id,
-                        key: key.clone(),
-                        content: text_of(value),
-                        kind: "SECRET".into(),
-                        sensitive: false,
-                    });
-                }
-            }
-            // The newer form: `NAME: value` or `NAME: {value, sensitive}` (plain without it).
-            if let Some(vault) = service.get("vault").and_then(Value::as_object) {
-                for (key, item) in vault {
-                    let (value, sensitive) = match item.get("value") {
-                        Some(value) => (
-                            value,
-                            item.get("sensitive").and_then(Value::as_bool) == Some(true),
-                        ),
-                        None => (item, false),
-                    };
-                    let env_id = self.new_id("ud");
-                    env.push(EnvRec {
-                        id: env_id,
-                        key: key.clone(),
-                        content: text_of(value),
-                        kind: "SECRET".into(),
-                        sensitive,
-                    });
-                }
+            // `envSecrets` (plain), and the newer `vault`: `NAME: value` or
+            // `NAME: {value, sensitive}` (plain without the flag).
+            let secrets = service.get("envSecrets").and_then(Value::as_object);
+            let vault = service.get("vault").and_then(Value::as_object);
+            let items =
+                secrets
+                    .into_iter()
+                    .flatten()
+                    .map(|(key, value)| (key, value, false))
+                    .chain(vault.into_iter().flatten().map(
+                        |(key, item)| match item.get("value") {
+                            Some(value) => (
+                                key,
+                                value,
+                                item.get("sensitive").and_then(Value::as_bool) == Some(true),
+                            ),
+                            None => (key, item, false),
+                        },
+                    ));
+            for (key, value, sensitive) in items {
+                let env_id = self.new_id("ud");
+                env.push(EnvRec {
+                    id: env_id,
+                    key: key.clone(),
+                    content: text_of(value),
+                    kind: "SECRET".into(),
+                    sensitive,
+                });
             }
             let starts = matches!(
                 entry.category,
