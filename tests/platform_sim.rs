@@ -1404,8 +1404,15 @@ fn one_service_variable_is_created_and_updated_by_itself() {
 
     // What the API refuses: a key in use, a platform key, changing a platform variable,
     // an unknown id, and a reserved prefix.
-    let err = c.create_user_data(API_ID, "MULTI", "x", false).unwrap_err();
-    assert_eq!(err.api_code.as_deref(), Some("userDataDuplicateKey"));
+    for key in ["MULTI", "multi"] {
+        // Keys are unique whatever their letter case.
+        let err = c.create_user_data(API_ID, key, "x", false).unwrap_err();
+        assert_eq!(
+            err.api_code.as_deref(),
+            Some("userDataDuplicateKey"),
+            "{key}"
+        );
+    }
     let err = c
         .create_user_data(API_ID, "hostname", "x", false)
         .unwrap_err();

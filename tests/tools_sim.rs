@@ -369,6 +369,19 @@ fn env_service_set_changes_one_variable_per_call_and_keeps_multi_line_values() {
     );
     assert!(err["error"].as_str().unwrap().contains("'PATH'"), "{err}");
     assert!(mutations(&sim).is_empty(), "{:?}", mutations(&sim));
+    // Keys are unique whatever their case: `node_env` is refused, naming `NODE_ENV`.
+    let err = expect_error(
+        &s.call(
+            "zerops_env",
+            json!({"action": "set", "serviceHostname": "api", "variables": ["node_env=x"]}),
+        ),
+        "INVALID_ENV_FORMAT",
+    );
+    assert!(
+        err["suggestion"].as_str().unwrap().contains("'NODE_ENV'"),
+        "{err}"
+    );
+    assert!(mutations(&sim).is_empty(), "{:?}", mutations(&sim));
 
     // A sensitive variable stays sensitive when its value is replaced (the API would turn
     // it plain if the flag were left out); a new one is created plain.

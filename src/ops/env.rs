@@ -183,10 +183,15 @@ pub fn parse_assignments(lines: &[String]) -> Result<Vec<(String, String)>, Plat
                 "Variable #{n}: keys starting with ZEROPS_ are reserved by the platform"
             )));
         }
-        if out.iter().any(|(k, _)| k == key) {
-            return Err(env_error(format!(
-                "Variable #{n}: key '{key}' is given twice"
-            )));
+        // Zerops keys are unique whatever their letter case.
+        if let Some((first, _)) = out.iter().find(|(k, _)| k.eq_ignore_ascii_case(key)) {
+            return Err(env_error(if first == key {
+                format!("Variable #{n}: key '{key}' is given twice")
+            } else {
+                format!(
+                    "Variable #{n}: key '{key}' is '{first}' in other letter case; Zerops keys are unique whatever their case"
+                )
+            }));
         }
         out.push((key.to_owned(), value.to_owned()));
     }
@@ -297,6 +302,20 @@ pub fn set(
         .find(|(k, _)| current.iter().any(|v| &v.key == k && is_platform(v)))
     {
         return Err(platform_key(key, "changed"));
+    }
+    // The platform refuses a key that differs from an existing one only in letter case.
+    if let Some((key, existing)) = assignments.iter().find_map(|(k, _)| {
+        current
+            .iter()
+            .find(|v| v.key != *k && v.key.eq_ignore_ascii_case(k))
+            .map(|v| (k, &v.key))
+    }) {
+        return Err(env_error(format!(
+            "'{key}' differs from the existing variable '{existing}' only in letter case"
+        ))
+        .with_suggestion(format!(
+            "Zerops keys are unique whatever their case: set '{existing}' to change it, or delete it first."
+        )));
     }
     let mut added = Vec::new();
     let mut replaced = Vec::new();
@@ -486,6 +505,14 @@ mod tests {
         }
         // Public, but also a secret: still sensitive.
         assert!(looks_secret("PUBLIC_SECRET"));
+    }
+
+    #[test]
+    fn keys_differing_only_in_case_are_one_key() {
+        let err = parse_assignments(&lines(&["API_KEY=1", "api_key=2"])).unwrap_err();
+        assert!(err.message.contains("other letter case"), "{}", err.message);
+        let err = parse_assignments(&lines(&["A=1", "A=2"])).unwrap_err();
+        assert!(err.message.contains("given twice"), "{}", err.message);
     }
 
     /// A change is capped by variables, not by list items: one item of several lines

@@ -179,7 +179,11 @@ impl State {
         let body = State::body(req)?;
         let (key, content) = key_and_content(&body)?;
         let sensitive = sensitive_flag(&body)?;
-        if let Some(existing) = self.services[index].env.iter().find(|e| e.key == key) {
+        if let Some(existing) = self.services[index]
+            .env
+            .iter()
+            .find(|e| e.key.eq_ignore_ascii_case(&key))
+        {
             return Err(if existing.kind == "SECRET" {
                 error(
                     400,
@@ -217,7 +221,11 @@ impl State {
         let (key, content) = key_and_content(&body)?;
         let sensitive = sensitive_flag(&body)?;
         let service = &mut self.services[index];
-        if service.env.iter().any(|e| e.key == key && e.id != id) {
+        if service
+            .env
+            .iter()
+            .any(|e| e.key.eq_ignore_ascii_case(&key) && e.id != id)
+        {
             return Err(error(
                 400,
                 "userDataDuplicateKey",
@@ -297,7 +305,11 @@ impl State {
                 Value::Null,
             ));
         }
-        if self.projects[index].env.iter().any(|e| e.key == key) {
+        if self.projects[index]
+            .env
+            .iter()
+            .any(|e| e.key.eq_ignore_ascii_case(&key))
+        {
             return Err(error(
                 400,
                 "projectEnvDuplicateKey",
