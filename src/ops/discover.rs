@@ -251,9 +251,11 @@ pub fn envs_json(vars: &[EnvVar], with_values: bool) -> Value {
                 if v.content.contains("${") {
                     entry["isReference"] = json!(true);
                 }
+                // A secret is the old `SECRET` type or, since the platform's 2026-08 change,
+                // any variable flagged `sensitive`.
                 if super::env::is_platform(v) {
                     entry["isPlatform"] = json!(true);
-                } else if v.env_type.as_deref() == Some("SECRET") {
+                } else if v.env_type.as_deref() == Some("SECRET") || v.sensitive == Some(true) {
                     entry["isSecret"] = json!(true);
                 }
                 entry
@@ -266,6 +268,33 @@ pub fn envs_json(vars: &[EnvVar], with_values: bool) -> Value {
 mod tests {
     use super::*;
     use crate::platform::Port;
+
+    /// Secrets are told by the old type or the newer `sensitive` flag.
+    #[test]
+    fn sensitive_variables_are_secrets() {
+        let var = |key: &str, env_type: &str, sensitive: Option<bool>| EnvVar {
+            id: key.into(),
+            key: key.into(),
+            content: "v".into(),
+            env_type: Some(env_type.into()),
+            sensitive,
+        };
+        let listed = envs_json(
+            &[
+                var("A", "USER", Some(true)),
+                var("B", "USER", Some(false)),
+                var("C", "SECRET", None),
+            ],
+            false,
+        );
+        let secret: Vec<bool> = listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["isSecret"] == true)
+            .collect();
+        assert_eq!(secret, [true, false, true]);
+    }
 
     #[test]
     fn subdomain_urls() {
