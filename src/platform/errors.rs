@@ -365,7 +365,6 @@ pub fn map_failure(failure: Failure, subject: Subject, endpoint: &str) -> Platfo
                 err.suggestion = "The variables changed while this call ran (another change at the same time): read them again with zerops_env get, then retry what is still needed. A key that zerops.yml sets (run.envVariables) cannot be set here at all: change it in zerops.yml and deploy.".into();
             }
             if api_code.as_deref().is_some_and(is_read_only_env) {
-                err.code = ErrorCode::InvalidUsage;
                 err.suggestion = "This variable cannot be changed here: one that zerops.yml sets (run.envVariables) belongs to the deploy, so change it in zerops.yml and deploy again; one the platform generates cannot be changed at all.".into();
             }
             err.api_code = api_code.filter(|c| !c.is_empty());
@@ -423,6 +422,7 @@ fn classify_status(status: u16, api_code: Option<&str>, subject: Subject) -> Err
             ErrorCode::SubdomainAlreadyDisabled
         }
         _ if api == "serviceStackNameInvalid" => ErrorCode::InvalidHostname,
+        _ if is_read_only_env(api) => ErrorCode::InvalidUsage,
         _ if matches!(
             api,
             "serviceStackTypeNotFound"

@@ -229,7 +229,7 @@ pub fn fit(value: Value, limit: usize, keep: Keep, hint: &str) -> Value {
 }
 
 fn size(map: &Map<String, Value>) -> usize {
-    serde_json::to_string(map).map_or(0, |s| s.len())
+    encoded_len(map)
 }
 
 /// How many items, taken from the end `keep` names, fit in `room` bytes of compact JSON
@@ -309,7 +309,7 @@ fn node_at<'a>(map: &'a mut Map<String, Value>, path: &[String]) -> Option<&'a m
 }
 
 /// The length of `value`'s compact JSON, counted without keeping the text.
-fn encoded_len(value: &Value) -> usize {
+fn encoded_len<T: Serialize + ?Sized>(value: &T) -> usize {
     struct Count(usize);
     impl std::io::Write for Count {
         fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
@@ -341,7 +341,7 @@ fn shorten_strings(
     }
     let mut strings = Vec::new();
     for (key, member) in map.iter() {
-        collect_strings(member, key.clone(), &mut strings);
+        collect_strings(member, &mut vec![key.clone()], &mut strings);
     }
     crate::order::sort_by(&mut strings, |a, b| b.1.cmp(&a.1));
     let mut shortened = Vec::new();
@@ -354,7 +354,7 @@ fn shorten_strings(
         };
         let saved = shorten_at(map, &path, to);
         current = current.saturating_sub(saved);
-        shortened.push((path, to));
+        shortened.push((path.join("."), to));
     }
     // A long list of these notes would itself eat the room it frees.
     if shortened.len() > 8 {
@@ -372,18 +372,22 @@ fn shorten_strings(
     }
 }
 
-/// Every string in `value` with its dotted path and byte length.
-fn collect_strings(value: &Value, path: String, out: &mut Vec<(String, usize)>) {
+/// Every string in `value` with its path (as [`node_at`] takes it) and byte length.
+fn collect_strings(value: &Value, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, usize)>) {
     match value {
-        Value::String(s) => out.push((path, s.len())),
+        Value::String(s) => out.push((path.clone(), s.len())),
         Value::Object(members) => {
             for (key, member) in members {
-                collect_strings(member, format!("{path}.{key}"), out);
+                path.push(key.clone());
+                collect_strings(member, path, out);
+                path.pop();
             }
         }
         Value::Array(items) => {
             for (i, item) in items.iter().enumerate() {
-                collect_strings(item, format!("{path}.{i}"), out);
+                path.push(i.to_string());
+                collect_strings(item, path, out);
+                path.pop();
             }
         }
         _ => {}
@@ -392,9 +396,8 @@ fn collect_strings(value: &Value, path: String, out: &mut Vec<(String, usize)>) 
 
 /// Cuts the string at `path` to `target` bytes (on a char boundary) plus a marker that
 /// says how much went, returning about how many bytes of JSON that saved.
-fn shorten_at(map: &mut Map<String, Value>, path: &str, target: usize) -> usize {
-    let parts: Vec<String> = path.split('.').map(str::to_owned).collect();
-    let Some(Value::String(s)) = node_at(map, &parts) else {
+fn shorten_at(map: &mut Map<String, Value>, path: &[String], target: usize) -> usize {
+    let Some(Value::String(s)) = node_at(map, path) else {
         return 0;
     };
     let before = s.len();
