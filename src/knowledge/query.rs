@@ -266,6 +266,9 @@ pub fn plan(query: &str, lexicon: &Lexicon, known: impl Fn(&str) -> bool) -> Pla
         let keys = if keys.is_empty() {
             compound_parts(word)
                 .filter_map(|part| ALIASES.iter().find(|(k, _)| *k == part))
+                // Not a part's alias that names the whole word: `yml` would only add
+                // `import.yml` to `zerops.yml`, diluting it.
+                .filter(|(_, expansion)| !expansion.split_whitespace().any(|e| e == word))
                 .map(|&(key, _)| key)
                 .collect()
         } else {
@@ -454,6 +457,15 @@ mod tests {
             terms(&plan).iter().any(|(t, _)| *t == "ubuntu"),
             "{:?}",
             terms(&plan)
+        );
+        // A part's alias that names the whole word adds nothing: `zerops.yml` is not
+        // diluted with `import.yml`, which plain `yml` still adds.
+        let plan = super::plan("zerops.yml deploy", &lexicon(), known);
+        assert_eq!(plan.expanded, None);
+        let plan = super::plan("yml deploy", &lexicon(), known);
+        assert_eq!(
+            plan.expanded.as_deref(),
+            Some("yml zerops.yml import.yml deploy")
         );
         // A plain word is not a compound: no part of it is looked up.
         assert_eq!(compound_parts("glibc").count(), 0);
