@@ -303,6 +303,18 @@ fn search_quality_on_agent_phrased_queries() {
 }
 
 #[test]
+fn search_quality_on_held_out_queries() {
+    assert!(queries::HELD_OUT.len() >= 100);
+    let (hit3, mrr, misses) = quality(queries::HELD_OUT);
+    assert!(
+        hit3 >= 0.98,
+        "hit@3 {hit3:.3} < 0.98\n{}",
+        misses.join("\n")
+    );
+    assert!(mrr >= 0.92, "MRR {mrr:.3} < 0.92\n{}", misses.join("\n"));
+}
+
+#[test]
 fn unsupported_services_name_the_alternative() {
     let store = knowledge::store();
     for (query, alternative) in queries::UNSUPPORTED {

@@ -476,6 +476,425 @@ pub const AGENT_PHRASED: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// A third set: 100 queries written blind (their author had seen the documents' front matter,
+/// not the search code or any result), then 20 aimed at the weak spots those showed, less
+/// exact repeats of the sets above; the three expectations the evaluation called arguable
+/// accept both documents. The alias filter and keywords of 2026-11-26 were chosen from its
+/// misses (hit@1 101 → 104 and hit@3 112 → 117 of 117) and two content additions from gaps it
+/// exposed, so it guards those fixes rather than measuring unseen queries.
+pub const HELD_OUT: &[(&str, &[&str])] = &[
+    // Keywords.
+    (
+        "postgres connection string env",
+        &["guides/connect-database", "services/postgresql"],
+    ),
+    (
+        "redis password env variable",
+        &["services/valkey", "guides/connect-database"],
+    ),
+    ("zerops.yml start command", &["config/zerops-yml-run"]),
+    (
+        "cache node_modules between builds",
+        &["platform/build-cache"],
+    ),
+    (
+        "custom domain ssl certificate",
+        &["networking/public-access"],
+    ),
+    ("horizontal scaling min containers", &["platform/scaling"]),
+    (
+        "reference env var from another service",
+        &["platform/env-variables"],
+    ),
+    (
+        "s3 bucket credentials",
+        &[
+            "guides/object-storage-integration",
+            "services/object-storage",
+        ],
+    ),
+    (
+        "mysql database",
+        &["services/mariadb", "decisions/choose-database"],
+    ),
+    ("mongodb alternative", &["decisions/choose-database"]),
+    ("backup restore database", &["platform/backup"]),
+    ("elasticsearch heap size", &["services/elasticsearch"]),
+    ("kafka topic replication", &["services/kafka"]),
+    (
+        "vector database embeddings",
+        &["services/qdrant", "decisions/choose-search"],
+    ),
+    (
+        "persistent filesystem volume",
+        &["services/shared-storage", "platform/containers-vs-vm"],
+    ),
+    ("zcli install login", &["config/zcli"]),
+    ("github actions deploy", &["operations/ci-cd"]),
+    ("wireguard vpn", &["networking/vpn"]),
+    (
+        "zero downtime deploy",
+        &["config/health-checks", "platform/build-pipeline"],
+    ),
+    ("random secret generation import", &["config/preprocessor"]),
+    ("api token permissions", &["platform/rbac"]),
+    ("prometheus custom metrics", &["operations/metrics"]),
+    (
+        "ship logs to external syslog",
+        &["operations/log-forwarding"],
+    ),
+    (
+        "smtp port 465 blocked",
+        &["operations/smtp", "networking/firewall"],
+    ),
+    ("connection pooling postgres", &["services/postgresql"]),
+    (
+        "rollback to previous version",
+        &["platform/build-pipeline", "operations/ci-cd"],
+    ),
+    ("cdn purge cache", &["platform/cdn"]),
+    (
+        "glibc native dependencies",
+        &["decisions/choose-runtime-base", "runtimes/ubuntu"],
+    ),
+    ("available runtime versions", &["config/service-types"]),
+    ("exclude files from deploy", &["config/deploy-files"]),
+    ("healthchecks", &["config/health-checks"]),
+    ("postgress migrations", &["operations/init-commands"]),
+    ("meilisearch master key", &["services/meilisearch"]),
+    (
+        "nats jetstream",
+        &["services/nats", "decisions/choose-queue"],
+    ),
+    // Questions.
+    (
+        "how do I run database migrations only once on deploy",
+        &["operations/init-commands"],
+    ),
+    (
+        "what does deployFiles do",
+        &["config/deploy-files", "config/zerops-yml-build"],
+    ),
+    (
+        "initCommands vs prepareCommands",
+        &["operations/init-commands", "config/zerops-yml-run"],
+    ),
+    (
+        "why are my env variable changes not applied",
+        &[
+            "platform/env-variables",
+            "operations/service-lifecycle",
+            "gotchas/common",
+        ],
+    ),
+    (
+        "how do services talk to each other inside a project",
+        &["networking/overview"],
+    ),
+    (
+        "can I change a database from NON_HA to HA later",
+        &["platform/ha-mode"],
+    ),
+    (
+        "where should I store user uploaded files",
+        &[
+            "platform/containers-vs-vm",
+            "guides/object-storage-integration",
+            "services/shared-storage",
+            "services/object-storage",
+        ],
+    ),
+    (
+        "how do I connect to the production database from my laptop",
+        &[
+            "guides/local-development",
+            "networking/vpn",
+            "guides/connect-database",
+        ],
+    ),
+    (
+        "how to install ffmpeg in the runtime container",
+        &["config/zerops-yml-run", "runtimes/alpine"],
+    ),
+    (
+        "is there a redis service",
+        &["decisions/choose-cache", "services/valkey"],
+    ),
+    ("how to send email from my app", &["operations/smtp"]),
+    (
+        "how do I get a shell inside the running container",
+        &["networking/ssh"],
+    ),
+    ("how to pause a build to debug it", &["platform/debug-mode"]),
+    (
+        "what happens when a deploy fails, does the old version keep running",
+        &[
+            "platform/build-pipeline",
+            "config/health-checks",
+            "guides/troubleshoot-build",
+        ],
+    ),
+    (
+        "how do I set up staging and production environments",
+        &["guides/environment-promotion"],
+    ),
+    (
+        "how to run a background worker without an http port",
+        &["config/zerops-yml-run"],
+    ),
+    ("how do I schedule a task every night", &["config/cron"]),
+    ("how to make my build faster", &["platform/build-cache"]),
+    (
+        "what's the difference between alpine and ubuntu",
+        &["decisions/choose-runtime-base"],
+    ),
+    (
+        "how do I point my domain to zerops",
+        &["networking/public-access"],
+    ),
+    (
+        "how to get the real client ip behind the proxy",
+        &["networking/l7-balancer"],
+    ),
+    (
+        "how many containers should I run in production",
+        &["operations/production-checklist", "platform/scaling"],
+    ),
+    (
+        "how to see the logs of a crashed app",
+        &["operations/logging"],
+    ),
+    (
+        "can I run docker compose on zerops",
+        &["runtimes/docker", "decisions/choose-runtime-base"],
+    ),
+    (
+        "how do I check whether an async operation finished",
+        &["operations/processes"],
+    ),
+    (
+        "how do I generate a random password when importing services",
+        &["config/preprocessor"],
+    ),
+    (
+        "which message queue should I use instead of rabbitmq",
+        &["decisions/choose-queue"],
+    ),
+    (
+        "how do I mount shared storage into my service",
+        &["services/shared-storage"],
+    ),
+    (
+        "how do I monitor cpu and memory usage",
+        &["operations/metrics", "platform/scaling"],
+    ),
+    (
+        "what is the difference between a project and a service",
+        &["platform/infrastructure"],
+    ),
+    (
+        "how to use cloudflare in front of my app",
+        &["networking/cloudflare"],
+    ),
+    (
+        "how to create a new service from yaml",
+        &["config/import-yml", "config/import-yml-patterns"],
+    ),
+    (
+        "can build commands access runtime env variables",
+        &["platform/env-variables", "config/zerops-yml-build"],
+    ),
+    (
+        "how do I deploy a monorepo with several apps",
+        &["config/zerops-yml"],
+    ),
+    // Error text, pasted.
+    (
+        "Error: listen EADDRINUSE 0.0.0.0:3000",
+        &[
+            "runtimes/nodejs",
+            "gotchas/common",
+            "config/zerops-yml-run",
+            "guides/troubleshoot-502",
+        ],
+    ),
+    ("getaddrinfo ENOTFOUND db", &["networking/overview"]),
+    (
+        "connect ECONNREFUSED 127.0.0.1:5432",
+        &[
+            "networking/overview",
+            "guides/connect-database",
+            "guides/troubleshoot-502",
+        ],
+    ),
+    (
+        "Error: Cannot find module 'express'",
+        &[
+            "guides/troubleshoot-build",
+            "runtimes/nodejs",
+            "config/deploy-files",
+        ],
+    ),
+    (
+        "ModuleNotFoundError: No module named 'django'",
+        &["runtimes/python", "guides/deploy-python"],
+    ),
+    ("413 Request Entity Too Large", &["networking/l7-balancer"]),
+    (
+        "ERR_TOO_MANY_REDIRECTS cloudflare",
+        &["networking/cloudflare"],
+    ),
+    (
+        "connect ETIMEDOUT smtp.gmail.com:465",
+        &["operations/smtp", "networking/firewall"],
+    ),
+    (
+        "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory",
+        &[
+            "platform/scaling",
+            "runtimes/nodejs",
+            "guides/troubleshoot-build",
+        ],
+    ),
+    (
+        "The server does not support SSL connections",
+        &["guides/connect-database", "services/postgresql"],
+    ),
+    (
+        "NOAUTH Authentication required",
+        &["services/valkey", "guides/connect-database"],
+    ),
+    (
+        "Error: setup 'api' not found in zerops.yml",
+        &["guides/troubleshoot-build", "config/zerops-yml"],
+    ),
+    (
+        "/bin/sh: apt-get: not found",
+        &[
+            "runtimes/alpine",
+            "decisions/choose-runtime-base",
+            "runtimes/ubuntu",
+        ],
+    ),
+    (
+        "NoSuchBucket: The specified bucket does not exist",
+        &[
+            "guides/object-storage-integration",
+            "services/object-storage",
+        ],
+    ),
+    // Framework tasks.
+    (
+        "nextjs standalone output zerops",
+        &["guides/deploy-nodejs", "runtimes/nodejs"],
+    ),
+    (
+        "laravel queue worker",
+        &["guides/deploy-php-laravel", "config/zerops-yml-run"],
+    ),
+    (
+        "django collectstatic",
+        &["guides/deploy-python", "runtimes/python"],
+    ),
+    ("rails puma config", &["runtimes/ruby"]),
+    ("spring boot jar", &["runtimes/java"]),
+    ("phoenix PHX_HOST", &["runtimes/elixir"]),
+    (
+        "fastapi uvicorn host",
+        &["guides/deploy-python", "runtimes/python"],
+    ),
+    (
+        "vite react build env api url",
+        &["guides/deploy-static-spa", "runtimes/static"],
+    ),
+    ("nestjs", &["runtimes/nodejs", "guides/deploy-nodejs"]),
+    (
+        "symfony trusted proxies",
+        &["networking/l7-balancer", "runtimes/php"],
+    ),
+    ("asp.net core kestrel port", &["runtimes/dotnet"]),
+    ("actix web release build", &["runtimes/rust"]),
+    (
+        "laravel scheduler schedule:run",
+        &["config/cron", "guides/deploy-php-laravel"],
+    ),
+    ("prisma migrate deploy", &["operations/init-commands"]),
+    (
+        "angular routes 404 on page refresh",
+        &["runtimes/static", "guides/deploy-static-spa"],
+    ),
+    // The 20 follow-ups, written after studying the misses above and before any fix.
+    ("zerops.yml ports", &["config/zerops-yml-run"]),
+    (
+        "zerops.yml envVariables for build",
+        &["config/zerops-yml-build", "platform/env-variables"],
+    ),
+    (
+        "zerops.yml healthCheck",
+        &["config/health-checks", "config/zerops-yml-run"],
+    ),
+    (
+        "import.yml mode HA",
+        &["config/import-yml", "platform/ha-mode"],
+    ),
+    (
+        "import.yml envSecrets",
+        &["config/import-yml", "platform/env-variables"],
+    ),
+    (
+        "how does my api reach the database",
+        &["networking/overview", "guides/connect-database"],
+    ),
+    (
+        "frontend calling backend service internally",
+        &["networking/overview"],
+    ),
+    (
+        "alembic upgrade head on deploy",
+        &["operations/init-commands"],
+    ),
+    (
+        "rails db:migrate zerops",
+        &["operations/init-commands", "runtimes/ruby"],
+    ),
+    (
+        "django trusted proxy https redirect",
+        &["networking/l7-balancer"],
+    ),
+    ("express trust proxy", &["networking/l7-balancer"]),
+    ("laravel cron", &["config/cron"]),
+    ("nextjs cron job", &["config/cron"]),
+    (
+        "staging database from my laptop",
+        &[
+            "guides/local-development",
+            "networking/vpn",
+            "guides/connect-database",
+        ],
+    ),
+    (
+        "valkey connection string env var",
+        &["services/valkey", "guides/connect-database"],
+    ),
+    (
+        "postgres password env variable",
+        &["services/postgresql", "guides/connect-database"],
+    ),
+    (
+        "where is the start command configured",
+        &["config/zerops-yml-run"],
+    ),
+    (
+        "django migrations run twice on multiple containers",
+        &["operations/init-commands"],
+    ),
+    ("kafka topic retention", &["services/kafka"]),
+    (
+        "spring boot behind load balancer https",
+        &["networking/l7-balancer"],
+    ),
+];
+
 /// Unsupported services and a word their suggestion must contain.
 pub const UNSUPPORTED: &[(&str, &str)] = &[
     ("mongodb", "PostgreSQL"),
