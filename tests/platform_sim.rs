@@ -271,6 +271,48 @@ fn a_canceled_process_puts_the_service_back() {
     assert_eq!(status(WEB_ID), "STOPPED", "not started");
 }
 
+/// One service's processes run one after another: a stop sent during a restart waits
+/// (PENDING) until the restart ends, and canceling it then, or while it still waits,
+/// leaves the service in a resting status, never in the restart's RESTARTING.
+#[test]
+fn overlapping_processes_of_a_service_queue_and_a_cancel_leaves_a_resting_status() {
+    let config = SimConfig {
+        process_duration: Duration::from_millis(900),
+        ..SimConfig::default()
+    };
+    let sim = sim::start(config, demo::seed()).unwrap();
+    let c = client(&sim, demo::DEMO_TOKEN);
+    let status = |id: &str| c.get_service(id).unwrap().status;
+
+    let restart = c.restart_service(API_ID).unwrap();
+    std::thread::sleep(Duration::from_millis(400));
+    let stop = c.stop_service(API_ID).unwrap();
+    assert_eq!(status(API_ID), "RESTARTING", "the stop waits its turn");
+    let restarted = wait_finished(&c, &restart.id);
+    let waiting = c.get_process(&stop.id).unwrap();
+    assert_eq!(waiting.status, "PENDING", "{waiting:?}");
+    assert_eq!(status(API_ID), "STOPPING");
+    std::thread::sleep(Duration::from_millis(400));
+    let canceled = c.cancel_process(&stop.id).unwrap();
+    assert_eq!(canceled.status, "CANCELED");
+    assert!(canceled.started.unwrap() >= restarted.finished.unwrap());
+    assert_eq!(status(API_ID), "ACTIVE");
+
+    // Canceled while still queued: it never touches the service.
+    let restart = c.restart_service(WEB_ID).unwrap();
+    let stop = c.stop_service(WEB_ID).unwrap();
+    let canceled = c.cancel_process(&stop.id).unwrap();
+    assert_eq!(canceled.started, None);
+    let finished = canceled.finished.unwrap();
+    assert_eq!(status(WEB_ID), "RESTARTING");
+    let restarted = wait_finished(&c, &restart.id);
+    // It finished at the cancel, not at the start it was queued for.
+    assert!(finished >= restart.created.unwrap() && finished < restarted.finished.unwrap());
+    std::thread::sleep(Duration::from_millis(1000)); // past where the stop would have ended
+    assert_eq!(status(WEB_ID), "ACTIVE");
+    assert_eq!(status(API_ID), "ACTIVE");
+}
+
 /// A canceled import leaves no half-created service behind: the service did not exist
 /// before, so it is gone again and its hostname can be imported anew.
 #[test]

@@ -1084,6 +1084,7 @@ fn long_process(sim: &SimHandle, id: &str) {
             effect: Effect::None,
             on_cancel: Effect::None,
             canceled_at: None,
+            hold: None,
             applied: false,
             created_by: "test".into(),
             sequence: 99,

@@ -124,6 +124,7 @@ fn history(
         effect: Effect::None,
         on_cancel: Effect::None,
         canceled_at: None,
+        hold: None,
         applied: true,
         created_by: "Ada Lovelace".into(),
         sequence,

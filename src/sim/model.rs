@@ -118,6 +118,9 @@ pub struct ProcessRec {
     pub on_cancel: Effect,
     /// When it was canceled: its clock stops there (that is its `finished` time).
     pub canceled_at: Option<Instant>,
+    /// The transitional status (RESTARTING, DELETING, ...) its service takes when the
+    /// process leaves the service's queue; taken then.
+    pub hold: Option<String>,
     pub applied: bool,
     pub created_by: String,
     pub sequence: i64,
@@ -154,6 +157,13 @@ impl ProcessRec {
         json!(format_rfc3339(self.wall_start + after))
     }
 
+    /// The wall-clock time of `at`, which is before `started_at` for a process canceled
+    /// while it waited in its service's queue.
+    fn wall(&self, at: Instant) -> SystemTime {
+        self.wall_start + at.saturating_duration_since(self.started_at)
+            - self.started_at.saturating_duration_since(at)
+    }
+
     /// `started` and `finished` at `now`. A canceled process stops where it was: it
     /// finished when canceled, and started only if it had left PENDING by then.
     fn times(&self, now: Instant) -> (Value, Value) {
@@ -165,7 +175,7 @@ impl ProcessRec {
             Value::Null
         };
         let finished = if self.is_canceled() {
-            self.stamp(ran)
+            json!(format_rfc3339(self.wall(until)))
         } else if self.is_over(now) {
             self.stamp(self.duration)
         } else {
@@ -506,6 +516,7 @@ mod tests {
             effect: Effect::None,
             on_cancel: Effect::None,
             canceled_at: None,
+            hold: None,
             applied: false,
             created_by: String::new(),
             sequence: 1,

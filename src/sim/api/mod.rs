@@ -174,25 +174,38 @@ impl State {
             .unwrap_or_default()
     }
 
-    /// Applies the effects of processes that have finished by `now`, and puts back what
-    /// canceled ones had changed up front. A failed process changes nothing.
+    /// Moves processes along to `now`, in the order they were created (so a service's
+    /// queue plays out in turn): one leaving its queue puts its service into its
+    /// transitional status, one that ended applies its effect, or for a canceled one puts
+    /// back what it changed up front. A failed process changes nothing.
     pub fn tick(&mut self, now: Instant) {
-        let due: Vec<usize> = self
-            .processes
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| !p.applied && p.is_over(now))
-            .map(|(i, _)| i)
-            .collect();
-        for index in due {
-            self.processes[index].applied = true;
-            let process = &self.processes[index];
-            let effect = if process.is_canceled() {
-                process.on_cancel.clone()
-            } else if process.failure.is_some() {
+        for index in 0..self.processes.len() {
+            let p = &mut self.processes[index];
+            if !p.is_canceled()
+                && p.started_at <= now
+                && let Some(status) = p.hold.take()
+                && let Some(s) = self
+                    .services
+                    .iter_mut()
+                    .find(|s| p.services.first().is_some_and(|(id, _)| *id == s.id))
+            {
+                // A cancel restores what the service was when this process took it over.
+                let before = std::mem::replace(&mut s.status, status);
+                p.on_cancel = Effect::SetStatus {
+                    service: s.id.clone(),
+                    status: before,
+                };
+            }
+            if p.applied || !p.is_over(now) {
+                continue;
+            }
+            p.applied = true;
+            let effect = if p.is_canceled() {
+                p.on_cancel.clone()
+            } else if p.failure.is_some() {
                 continue;
             } else {
-                process.effect.clone()
+                p.effect.clone()
             };
             self.apply(effect);
         }
@@ -306,6 +319,7 @@ impl State {
             effect,
             on_cancel: Effect::None,
             canceled_at: None,
+            hold: None,
             applied: false,
             created_by: self.user_name.clone(),
             sequence,
@@ -319,17 +333,32 @@ impl State {
         self.processes[process].on_cancel = effect;
     }
 
-    /// Puts service `service` into the `transitional` status the process at `process`
-    /// holds it in until it ends, remembering the status it had: a cancel restores that
-    /// one, since the process never did what the transitional status announced.
+    /// Makes the process at `process` hold service `service` in `transitional` while it
+    /// runs. The platform runs one service's processes one after another, so it waits
+    /// (PENDING) until the service's earlier status changes have ended.
     fn hold_status(&mut self, process: usize, service: usize, transitional: &str) {
-        let service = &mut self.services[service];
-        let before = std::mem::replace(&mut service.status, transitional.to_owned());
-        let restore = Effect::SetStatus {
-            service: service.id.clone(),
-            status: before,
-        };
-        self.on_cancel(process, restore);
+        let id = &self.services[service].id;
+        let created = self.processes[process].started_at;
+        let busy_until = self.processes[..process]
+            .iter()
+            .filter(|p| {
+                p.services.first().is_some_and(|(s, _)| s == id)
+                    && matches!(
+                        p.effect,
+                        Effect::SetStatus { .. } | Effect::RemoveService { .. }
+                    )
+                    && !p.is_over(created)
+            })
+            .map(|p| p.started_at + p.duration)
+            .max();
+        let p = &mut self.processes[process];
+        if let Some(end) = busy_until {
+            let wait = end.saturating_duration_since(created);
+            p.started_at += wait;
+            p.wall_start += wait;
+        }
+        p.hold = Some(transitional.to_owned());
+        self.tick(created);
     }
 
     fn process_json(&self, index: usize, now: Instant) -> Value {
