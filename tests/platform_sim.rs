@@ -1688,6 +1688,76 @@ fn a_canceled_build_leaves_the_active_version_in_place() {
     assert_eq!(c.get_service(API_ID).unwrap().status, "ACTIVE");
 }
 
+/// The build log of app version `id`, as zcp reads it (oldest first).
+fn build_log(sim: &SimHandle, c: &ZeropsClient, id: &str) -> Vec<String> {
+    let build_service = sim.with_state(|s| {
+        s.app_versions
+            .iter()
+            .find(|v| v.id == id)
+            .map(|v| v.build_service_id.clone())
+            .unwrap()
+    });
+    let access = c.get_project_log(DEMO_PROJECT_ID).unwrap();
+    let mut lines = HttpLogFetcher::new(Duration::from_secs(3))
+        .fetch_logs(
+            &access,
+            &LogFetchParams {
+                service_id: Some(build_service),
+                tags: Some(format!("zbuilder@{id}")),
+                limit: 100,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    lines.sort_by(|a, b| a.timestamp.cmp(&b.timestamp));
+    lines.into_iter().map(|l| l.message).collect()
+}
+
+/// The build log grows as the pipeline goes: nothing before the build container starts,
+/// the steps reached so far mid-way, the outcome only at the end; a canceled build never
+/// reads "build finished".
+#[test]
+fn build_log_lines_appear_as_the_pipeline_reaches_them() {
+    let config = SimConfig {
+        build_duration: Duration::from_millis(2000),
+        ..SimConfig::default()
+    };
+    let sim = sim::start(config, demo::seed()).unwrap();
+    let c = client(&sim, demo::DEMO_TOKEN);
+    let ok = sim.push(API_ID, None, None, None).unwrap();
+    let canceled = sim.push(WEB_ID, None, None, None).unwrap();
+    assert_eq!(build_log(&sim, &c, &ok), Vec::<String>::new());
+    std::thread::sleep(Duration::from_millis(900));
+    let midway = build_log(&sim, &c, &ok);
+    assert_eq!(
+        midway,
+        [
+            "build container started",
+            "running prepareCommands",
+            "running buildCommands"
+        ]
+    );
+    let build = sim.with_state(|s| {
+        s.processes
+            .iter()
+            .find(|p| p.services.first().is_some_and(|(id, _)| id == WEB_ID))
+            .map(|p| p.id.clone())
+            .unwrap()
+    });
+    assert_eq!(c.cancel_process(&build).unwrap().status, "CANCELED");
+    let (_, version) = follow_version(&c, &ok);
+    assert_eq!(version.status, "ACTIVE");
+    let done = build_log(&sim, &c, &ok);
+    assert_eq!(done.last().map(String::as_str), Some("build finished"));
+    assert_eq!(done.len(), 5, "{done:?}");
+    let stopped = build_log(&sim, &c, &canceled);
+    assert_eq!(stopped[..3], midway[..]);
+    assert_eq!(
+        stopped[3..],
+        ["build canceled, the previous version stays active"]
+    );
+}
+
 #[test]
 fn in_process_pushes_for_the_demo() {
     let sim = start();

@@ -10,6 +10,7 @@ use crate::ops::validate::merged_run_value;
 use crate::ops::validate::yaml::{self, Node};
 use crate::sim::http::{Request, Response};
 use crate::sim::model::{AppVersionRec, Effect, LogRec, PortRec};
+use crate::time::format_rfc3339;
 
 impl State {
     pub(super) fn create_app_version(&mut self, scope: &TokenScope, service_id: &str) -> Outcome {
@@ -98,7 +99,6 @@ impl State {
             setup_ports(text, setup.unwrap_or(hostname))
         });
         let version = &mut self.app_versions[index];
-        version.pipeline_started = Some(now);
         version.ports = ports;
         version.failure = failure.clone();
         let (project, service, build_service, id) = (
@@ -108,7 +108,6 @@ impl State {
             version.id.clone(),
         );
         let duration = self.config.build_duration;
-        self.write_build_logs(&project, &build_service, &id, failure.as_deref());
         let p = self.start_process(
             &project,
             "stack.build",
@@ -116,38 +115,40 @@ impl State {
             Effect::ActivateVersion {
                 version: id.clone(),
             },
-            failure,
+            failure.clone(),
             duration,
         );
-        self.on_cancel(p, Effect::CancelVersion { version: id });
-        Ok(ok(self.process_json(p, now)))
-    }
-
-    fn write_build_logs(
-        &mut self,
-        project: &str,
-        build_service: &str,
-        version: &str,
-        failure: Option<&str>,
-    ) {
-        let mut lines: Vec<(u8, String)> = vec![
-            (6, "build container started".into()),
-            (6, "running prepareCommands".into()),
-            (6, "running buildCommands".into()),
+        self.on_cancel(
+            p,
+            Effect::CancelVersion {
+                version: id.clone(),
+            },
+        );
+        // The version's stages, its build process and its log lines run on one clock.
+        let (start, wall) = (self.processes[p].started_at, self.processes[p].wall_start);
+        self.app_versions[index].pipeline_started = Some(start);
+        // zbuilder's lines, each stamped when the pipeline reaches it (the log backend
+        // shows none before its time); the outcome comes at the pipeline's end.
+        let failed = failure.map(|reason| format!("command failed: {reason}"));
+        let lines = [
+            (2, 6, "build container started"),
+            (3, 6, "running prepareCommands"),
+            (4, 6, "running buildCommands"),
+            match &failed {
+                Some(line) => (5, 3, line.as_str()),
+                None => (5, 6, "packing deployFiles"),
+            },
+            match failed {
+                Some(_) => (6, 3, "build failed, the previous version stays active"),
+                None => (10, 6, "build finished"),
+            },
         ];
-        match failure {
-            Some(reason) => {
-                lines.push((3, format!("command failed: {reason}")));
-                lines.push((3, "build failed, the previous version stays active".into()));
-            }
-            None => {
-                lines.push((6, "packing deployFiles".into()));
-                lines.push((6, "build finished".into()));
-            }
+        for (tenths, severity, message) in lines {
+            let stamp = format_rfc3339(wall + duration / 10 * tenths);
+            let message = message.to_owned();
+            self.write_build_log(&project, &build_service, &id, severity, message, stamp);
         }
-        for (severity, message) in lines {
-            self.write_build_log(project, build_service, version, severity, message);
-        }
+        Ok(ok(self.process_json(p, now)))
     }
 
     /// One line of the build log of `version`, as `zbuilder` writes it.
@@ -158,13 +159,14 @@ impl State {
         version: &str,
         severity: u8,
         message: String,
+        timestamp: String,
     ) {
         let id = self.new_id("log");
         self.logs.push(LogRec {
             id,
             project_id: project.to_owned(),
             service_id: build_service.to_owned(),
-            timestamp: now_text(),
+            timestamp,
             severity,
             facility: 16,
             tag: format!("zbuilder@{version}"),

@@ -63,10 +63,12 @@ impl State {
         let service = req.query_param("serviceStackId");
         let tags = req.query_param("tags");
         let container = req.query_param("containerId");
+        // Lines stamped later (a build's coming steps) are not written yet.
+        let now = super::now_text();
         let mut picked: Vec<&LogRec> = self
             .logs
             .iter()
-            .filter(|l| l.project_id == project)
+            .filter(|l| l.project_id == project && l.timestamp <= now)
             .filter(|l| service.is_none_or(|s| l.service_id == s))
             .filter(|l| min_severity.is_none_or(|m| l.severity <= m))
             .filter(|l| facility.is_none_or(|f| l.facility == f))

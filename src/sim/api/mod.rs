@@ -249,6 +249,7 @@ impl State {
             &id,
             4,
             "build canceled, the previous version stays active".into(),
+            now_text(),
         );
     }
 

@@ -140,6 +140,12 @@ impl State {
             ));
         }
         self.processes[index].canceled_at = Some(now);
+        // A canceled build writes no more: the log lines it had not reached never come.
+        if let Effect::CancelVersion { version } = &self.processes[index].on_cancel {
+            let (tag, now_text) = (format!("zbuilder@{version}"), super::now_text());
+            self.logs
+                .retain(|l| l.tag != tag || l.timestamp <= now_text);
+        }
         Ok(ok(self.process_json(index, now)))
     }
 
