@@ -1758,6 +1758,31 @@ fn build_log_lines_appear_as_the_pipeline_reaches_them() {
     );
 }
 
+/// A failing build ends once: when its version turns BUILD_FAILED its build process has
+/// failed too, not still RUNNING towards where a good build would end.
+#[test]
+fn a_failed_build_and_its_process_end_together() {
+    let config = SimConfig {
+        build_duration: Duration::from_millis(1500),
+        ..SimConfig::default()
+    };
+    let sim = sim::start(config, demo::seed()).unwrap();
+    let c = client(&sim, demo::DEMO_TOKEN);
+    let id = sim
+        .push(API_ID, None, None, Some("npm ERR! exit 1".into()))
+        .unwrap();
+    let (_, version) = follow_version(&c, &id);
+    assert_eq!(version.status, "BUILD_FAILED");
+    let process = c
+        .search_processes(DEMO_PROJECT_ID, 100)
+        .unwrap()
+        .into_iter()
+        .find(|p| p.action_name == "stack.build" && p.status != "FINISHED")
+        .unwrap();
+    assert_eq!(process.status, "FAILED", "{process:?}");
+    assert!(process.fail_reason.unwrap().contains("npm ERR!"));
+}
+
 #[test]
 fn in_process_pushes_for_the_demo() {
     let sim = start();

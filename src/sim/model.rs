@@ -218,11 +218,15 @@ impl ProcessRec {
     }
 }
 
+/// Where the BUILDING stage ends, as a share of the pipeline: a failing build fails there,
+/// and its build process ends with it.
+pub const BUILD_END: f64 = 0.6;
+
 /// Build stages an app version passes, with the share of the pipeline each ends at.
 pub const BUILD_STAGES: [(&str, f64); 6] = [
     ("UPLOADING", 0.1),
     ("WAITING_TO_BUILD", 0.2),
-    ("BUILDING", 0.6),
+    ("BUILDING", BUILD_END),
     ("PREPARING_RUNTIME", 0.7),
     ("WAITING_TO_DEPLOY", 0.8),
     ("DEPLOYING", 1.0),
@@ -268,7 +272,7 @@ impl AppVersionRec {
         };
         let fraction = now.saturating_duration_since(start).as_secs_f64()
             / self.duration.as_secs_f64().max(0.001);
-        if self.failure.is_some() && fraction >= 0.6 {
+        if self.failure.is_some() && fraction >= BUILD_END {
             return "BUILD_FAILED".into();
         }
         for (stage, end) in BUILD_STAGES {
@@ -308,7 +312,7 @@ impl AppVersionRec {
                 "serviceStackTypeVersionId": null,
                 "pipelineStart": fixed_time.clone().unwrap_or_else(|| stamp(0.1)),
                 "pipelineFinish": if status == "ACTIVE" || status == "BACKUP" { fixed_time.clone().unwrap_or_else(|| stamp(1.0)) } else { Value::Null },
-                "pipelineFailed": if status.ends_with("_FAILED") { fixed_time.clone().unwrap_or_else(|| stamp(0.6)) } else { Value::Null },
+                "pipelineFailed": if status.ends_with("_FAILED") { fixed_time.clone().unwrap_or_else(|| stamp(BUILD_END)) } else { Value::Null },
                 "containerCreationStart": null,
                 "startDate": null,
                 "endDate": null,

@@ -108,6 +108,11 @@ impl State {
             version.id.clone(),
         );
         let duration = self.config.build_duration;
+        // A failing pipeline stops where its build fails, and so does its process.
+        let runs = match failure {
+            Some(_) => duration / 10 * 6, // BUILD_END
+            None => duration,
+        };
         let p = self.start_process(
             &project,
             "stack.build",
@@ -116,7 +121,7 @@ impl State {
                 version: id.clone(),
             },
             failure.clone(),
-            duration,
+            runs,
         );
         self.on_cancel(
             p,
@@ -139,7 +144,7 @@ impl State {
                 None => (5, 6, "packing deployFiles"),
             },
             match failed {
-                Some(_) => (6, 3, "build failed, the previous version stays active"),
+                Some(_) => (6, 3, "build failed, the previous version stays active"), // BUILD_END
                 None => (10, 6, "build finished"),
             },
         ];
