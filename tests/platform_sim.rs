@@ -756,6 +756,35 @@ fn logs_and_activity() {
     );
 }
 
+/// The demo's past builds took time: each version's pipeline runs from its start to its
+/// end (finish or failure) over many seconds, and ends when its build process ended.
+#[test]
+fn seeded_builds_last_as_long_as_their_build_processes() {
+    let sim = start();
+    let c = client(&sim, SENTINEL);
+    let versions = c.search_app_versions(DEMO_PROJECT_ID, 50).unwrap();
+    let processes = c.search_processes(DEMO_PROJECT_ID, 50).unwrap();
+    let at = |t: &Option<String>| zcp::time::parse_rfc3339(t.as_deref().unwrap()).unwrap();
+    for (version, process) in [
+        ("avdemo0000000000000003", "procdemo00000000000005"),
+        ("avdemo0000000000000002", "procdemo00000000000004"),
+    ] {
+        let build = versions
+            .iter()
+            .find(|v| v.id == version)
+            .and_then(|v| v.build.clone())
+            .unwrap();
+        let process = processes.iter().find(|p| p.id == process).unwrap();
+        let start = at(&build.pipeline_start);
+        let end = at(&build.pipeline_finish.or(build.pipeline_failed));
+        let took = end.duration_since(start).unwrap();
+        assert!(took >= Duration::from_secs(5), "{version}: {took:?}");
+        let done = at(&process.finished);
+        let apart = done.duration_since(end).unwrap_or_else(|e| e.duration());
+        assert!(apart < Duration::from_secs(1), "{version}: {apart:?}");
+    }
+}
+
 #[test]
 fn faults_map_to_typed_errors_within_bounded_time() {
     let sim = start();

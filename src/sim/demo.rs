@@ -33,6 +33,9 @@ pub const STORAGE_ID: &str = "svcstorage000000000005";
 pub const CORE_ID: &str = "svccore000000000000006";
 pub const OTHER_ID: &str = "svcother00000000000007";
 
+/// How long each process of the history took (its build's pipeline too).
+const HISTORY_RUN: Duration = Duration::from_secs(20);
+
 fn ago(minutes: u64) -> String {
     format_rfc3339(SystemTime::now() - Duration::from_secs(minutes * 60))
 }
@@ -119,7 +122,11 @@ fn history(
             .unwrap_or_else(Instant::now),
         wall_start: SystemTime::now() - Duration::from_secs(minutes_ago * 60),
         created: ago(minutes_ago),
-        duration: Duration::from_secs(20),
+        // A failed build stopped where its build failed.
+        duration: match failure {
+            Some(_) => HISTORY_RUN / 10 * 6, // BUILD_END
+            None => HISTORY_RUN,
+        },
         failure: failure.map(str::to_owned),
         effect: Effect::None,
         on_cancel: Effect::None,
@@ -148,7 +155,8 @@ fn version(
         sequence,
         created: ago(minutes_ago),
         pipeline_started: Some(Instant::now()),
-        duration: Duration::from_secs(60),
+        // Its pipeline ran as long as the build process created with it.
+        duration: HISTORY_RUN,
         failure: None,
         superseded: false,
         canceled: false,

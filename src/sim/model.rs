@@ -6,7 +6,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use serde_json::{Value, json};
 
-use crate::time::format_rfc3339;
+use crate::time::{format_rfc3339, parse_rfc3339};
 
 /// A variable of a project or a service.
 #[derive(Debug, Clone)]
@@ -290,19 +290,17 @@ impl AppVersionRec {
     pub fn to_json(&self, now: Instant) -> Value {
         let status = self.status(now);
         let stamp = |fraction: f64| -> Value {
-            match self.pipeline_started {
-                Some(start)
-                    if now.saturating_duration_since(start).as_secs_f64()
-                        >= fraction * self.duration.as_secs_f64() =>
-                {
-                    let at = SystemTime::now() - now.saturating_duration_since(start)
-                        + self.duration.mul_f64(fraction);
-                    json!(format_rfc3339(at))
+            let offset = self.duration.mul_f64(fraction);
+            // History is timed from its creation, a running pipeline by its clock.
+            let began = match self.pipeline_started {
+                _ if self.fixed_status.is_some() => parse_rfc3339(&self.created),
+                Some(start) if now.saturating_duration_since(start) >= offset => {
+                    Some(SystemTime::now() - now.saturating_duration_since(start))
                 }
-                _ => Value::Null,
-            }
+                _ => None,
+            };
+            began.map_or(Value::Null, |t| json!(format_rfc3339(t + offset)))
         };
-        let fixed_time = self.fixed_status.as_ref().map(|_| json!(self.created));
         let build = if self.source == "NONE" {
             Value::Null
         } else {
@@ -310,9 +308,9 @@ impl AppVersionRec {
                 "serviceStackId": self.build_service_id,
                 "serviceStackName": format!("build-{}", self.service_id),
                 "serviceStackTypeVersionId": null,
-                "pipelineStart": fixed_time.clone().unwrap_or_else(|| stamp(0.1)),
-                "pipelineFinish": if status == "ACTIVE" || status == "BACKUP" { fixed_time.clone().unwrap_or_else(|| stamp(1.0)) } else { Value::Null },
-                "pipelineFailed": if status.ends_with("_FAILED") { fixed_time.clone().unwrap_or_else(|| stamp(BUILD_END)) } else { Value::Null },
+                "pipelineStart": stamp(0.1),
+                "pipelineFinish": if status == "ACTIVE" || status == "BACKUP" { stamp(1.0) } else { Value::Null },
+                "pipelineFailed": if status.ends_with("_FAILED") { stamp(BUILD_END) } else { Value::Null },
                 "containerCreationStart": null,
                 "startDate": null,
                 "endDate": null,
