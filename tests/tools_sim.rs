@@ -164,6 +164,49 @@ fn manage_scale_without_a_process_still_succeeds() {
     assert_eq!(mode, "DEDICATED");
 }
 
+/// The platform takes one CPU mode change per service an hour: a second one is refused
+/// (`lastCpuModeChangeTooRecent`), while other scaling, the same mode again and other
+/// services still go through.
+#[test]
+fn the_cpu_mode_changes_once_an_hour() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let scale = |s: &mut Session, host: &str, extra: Value| {
+        let mut arguments = json!({"action": "scale", "serviceHostname": host});
+        arguments
+            .as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        s.call("zerops_manage", arguments)
+    };
+    expect_ok(&scale(&mut s, "api", json!({"cpuMode": "DEDICATED"})));
+    let err = expect_error(
+        &scale(&mut s, "api", json!({"cpuMode": "SHARED"})),
+        "INVALID_SCALING",
+    );
+    assert_eq!(err["apiCode"], "lastCpuModeChangeTooRecent", "{err}");
+    let mode = |sim: &SimHandle| {
+        service_field(sim, API_ID, |x| {
+            x.autoscaling["verticalAutoscaling"]["cpuMode"].clone()
+        })
+    };
+    assert_eq!(mode(&sim), "DEDICATED");
+    expect_ok(&scale(
+        &mut s,
+        "api",
+        json!({"cpuMode": "DEDICATED", "maxRam": 4}),
+    ));
+    expect_ok(&scale(&mut s, "web", json!({"cpuMode": "DEDICATED"})));
+    // An hour later it may change again.
+    sim.with_state(|st| {
+        let earlier = Instant::now() - Duration::from_secs(3601);
+        let api = st.services.iter_mut().find(|x| x.id == API_ID).unwrap();
+        api.cpu_mode_changed = Some(earlier);
+    });
+    expect_ok(&scale(&mut s, "api", json!({"cpuMode": "SHARED"})));
+    assert_eq!(mode(&sim), "SHARED");
+}
+
 #[test]
 fn impossible_scaling_is_refused_naming_the_field_before_any_call() {
     let sim = fast_sim();

@@ -68,6 +68,8 @@ pub struct ServiceRec {
     pub autoscaling: Value,
     pub env: Vec<EnvRec>,
     pub created: String,
+    /// When its CPU mode last changed: the platform allows one change an hour.
+    pub cpu_mode_changed: Option<Instant>,
 }
 
 /// What happens to the platform when a process finishes successfully, or what puts it

@@ -199,6 +199,7 @@ impl State {
                 autoscaling,
                 env,
                 created: now_text(),
+                cpu_mode_changed: None,
             });
             let duration = self.config.process_duration;
             let p = self.start_process(

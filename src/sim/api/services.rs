@@ -1,6 +1,6 @@
 //! Service lifecycle, scaling, deletion, subdomain access and process cancellation.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
@@ -73,6 +73,23 @@ impl State {
                 "Horizontal scaling is not available for this service type.",
                 Value::Null,
             ));
+        }
+        // One CPU mode change an hour (asking for the mode it has is no change).
+        let service = &mut self.services[index];
+        let wanted = &custom["verticalAutoscaling"]["cpuMode"];
+        if wanted.is_string() && *wanted != service.autoscaling["verticalAutoscaling"]["cpuMode"] {
+            if service
+                .cpu_mode_changed
+                .is_some_and(|t| now.saturating_duration_since(t) < Duration::from_secs(3600))
+            {
+                return Err(error(
+                    400,
+                    "lastCpuModeChangeTooRecent",
+                    "The CPU mode can be changed once per hour.",
+                    Value::Null,
+                ));
+            }
+            service.cpu_mode_changed = Some(now);
         }
         merge(&mut self.services[index].autoscaling, &custom);
         if !self.config.autoscaling_returns_process {
