@@ -1875,6 +1875,68 @@ fn a_deploy_gives_the_service_the_ports_of_the_deployed_setup() {
     assert_eq!(ports_of(&c, API_ID), deployed);
 }
 
+/// A deploy lists its setup's `run.envVariables` among the service's variables once the
+/// version is active (type `USER`), read-only: an update is refused with
+/// `recordIsReadOnly`, a delete with `userDataDeleteForbidden`, a new variable of the same
+/// key as a duplicate. The next deploy's variables replace them; a secret of the same key
+/// gives way to the zerops.yml one.
+#[test]
+fn a_deploy_lists_its_zerops_yml_variables_read_only() {
+    let sim = start();
+    let c = client(&sim, SENTINEL);
+    let yml = |key: &str| {
+        c.get_service_env(API_ID)
+            .unwrap()
+            .into_iter()
+            .filter(|v| v.key == key)
+            .collect::<Vec<_>>()
+    };
+    let deploy = |envs: &str| {
+        let yaml = format!("zerops:\n  - setup: api\n    run:\n      envVariables:\n{envs}");
+        let body = serde_json::json!({"zeropsYaml": yaml, "zeropsYamlSetup": "api"});
+        let (_, process) = zcli_deploy(&sim, API_ID, &body.to_string());
+        process
+    };
+    let process =
+        deploy("        LOG_LEVEL: debug\n        NODE_ENV: staging\n        WORKERS: 4\n");
+    assert!(
+        yml("LOG_LEVEL").is_empty(),
+        "listed once the version is active"
+    );
+    assert_eq!(wait_finished(&c, &process).status, "FINISHED");
+    let level = yml("LOG_LEVEL").pop().expect("listed");
+    assert_eq!(
+        (level.content.as_str(), level.env_type.as_deref()),
+        ("debug", Some("USER"))
+    );
+    assert_eq!(yml("WORKERS")[0].content, "4");
+    let node_env = yml("NODE_ENV");
+    assert_eq!(node_env.len(), 1, "the secret gave way: {node_env:?}");
+    assert_eq!(node_env[0].content, "staging");
+
+    let err = c
+        .update_user_data(&level.id, "LOG_LEVEL", "info", false)
+        .unwrap_err();
+    assert_eq!(err.api_code.as_deref(), Some("recordIsReadOnly"));
+    assert_eq!(err.code, ErrorCode::InvalidUsage);
+    let err = c.delete_user_data(&level.id).unwrap_err();
+    assert_eq!(err.api_code.as_deref(), Some("userDataDeleteForbidden"));
+    let err = c
+        .create_user_data(API_ID, "LOG_LEVEL", "info", false)
+        .unwrap_err();
+    assert_eq!(err.api_code.as_deref(), Some("userDataDuplicateKey"));
+    let err = c
+        .set_service_env_file(API_ID, "LOG_LEVEL=info\n")
+        .unwrap_err();
+    assert_eq!(err.api_code.as_deref(), Some("recordIsReadOnly"));
+    assert_eq!(yml("LOG_LEVEL")[0].content, "debug");
+
+    let process = deploy("        LOG_LEVEL: warn\n");
+    assert_eq!(wait_finished(&c, &process).status, "FINISHED");
+    assert_eq!(yml("LOG_LEVEL")[0].content, "warn");
+    assert!(yml("WORKERS").is_empty() && yml("NODE_ENV").is_empty());
+}
+
 #[test]
 fn in_process_pushes_take_the_ports_of_the_pushed_setup() {
     let sim = start();

@@ -626,6 +626,41 @@ fn platform_variables_are_read_only() {
     assert!(mutations(&sim).is_empty(), "{:?}", mutations(&sim));
 }
 
+/// What the README promises for a key zerops.yml sets (the demo's api has `PORT` from
+/// `run.envVariables`): it is listed with the service's variables, and setting or
+/// deleting it is a usage error that says to change it in zerops.yml.
+#[test]
+fn a_zerops_yml_variable_is_listed_and_changed_only_there() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let got = expect_ok(&s.call(
+        "zerops_env",
+        json!({"action": "get", "serviceHostname": "api"}),
+    ));
+    assert!(
+        got["vars"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|v| v["key"] == "PORT" && v["value"] == "3000"),
+        "{got}"
+    );
+    for (action, variable) in [("set", "PORT=8080"), ("delete", "PORT")] {
+        let err = expect_error(
+            &s.call(
+                "zerops_env",
+                json!({"action": action, "serviceHostname": "api", "variables": [variable]}),
+            ),
+            "INVALID_USAGE",
+        );
+        assert!(
+            err["suggestion"].as_str().unwrap().contains("zerops.yml"),
+            "{err}"
+        );
+    }
+    assert!(has(&service_env(&sim, API_ID), "PORT", "3000"));
+}
+
 // ---------------------------------------------------------------------------------------
 // zerops_import
 

@@ -162,7 +162,7 @@ fn version(
         superseded: false,
         canceled: false,
         fixed_status: Some(status.into()),
-        ports: None,
+        run: None,
     }
 }
 
@@ -221,6 +221,8 @@ pub fn seed() -> Seed {
             "SECRET",
         ),
         env("udapi00000000000000005", "NODE_ENV", "production", "SECRET"),
+        // From the active version's zerops.yml (run.envVariables): read-only here.
+        env("udapi00000000000000006", "PORT", "3000", "USER"),
     ];
     api.autoscaling["horizontalAutoscaling"] =
         json!({"minContainerCount": 1, "maxContainerCount": 3});

@@ -345,7 +345,7 @@ impl SimHandle {
             superseded: false,
             canceled: false,
             fixed_status: None,
-            ports: None,
+            run: None,
         });
         state
             .build_and_deploy(&scope, &id, zerops_yaml, setup, failure, Instant::now())

@@ -14,7 +14,8 @@ pub struct EnvRec {
     pub id: String,
     pub key: String,
     pub content: String,
-    /// Service: `SECRET` (user) or `READ_ONLY` (generated); project: `USER`.
+    /// Service: `SECRET` (the user's), `READ_ONLY` (generated) or `USER` (the active
+    /// version's zerops.yml `run.envVariables`, listed read-only); project: `USER`.
     pub kind: String,
     pub sensitive: bool,
 }
@@ -234,6 +235,9 @@ pub const BUILD_STAGES: [(&str, f64); 6] = [
     ("DEPLOYING", 1.0),
 ];
 
+/// What a deployed setup's `run` gives its service: its ports and its `envVariables`.
+pub type RunRec = (Vec<PortRec>, Vec<EnvRec>);
+
 #[derive(Debug, Clone)]
 pub struct AppVersionRec {
     pub id: String,
@@ -256,9 +260,10 @@ pub struct AppVersionRec {
     pub canceled: bool,
     /// Terminal status fixed at seeding time (history).
     pub fixed_status: Option<String>,
-    /// The `run.ports` of the deployed setup, which the service takes when this version
-    /// becomes active (`None` = the deploy named no zerops.yml setup: ports stay as they are).
-    pub ports: Option<Vec<PortRec>>,
+    /// The `run.ports` and `run.envVariables` of the deployed setup, which the service
+    /// takes when this version becomes active (`None` = the deploy named no zerops.yml
+    /// setup: they stay as they are).
+    pub run: Option<RunRec>,
 }
 
 impl AppVersionRec {
@@ -584,7 +589,7 @@ mod tests {
             superseded: false,
             canceled: false,
             fixed_status: None,
-            ports: None,
+            run: None,
         };
         let after = start + Duration::from_secs(20);
         assert_eq!(v.status(after), "ACTIVE");

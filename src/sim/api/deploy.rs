@@ -7,9 +7,9 @@ use serde_json::{Value, json};
 
 use super::{Outcome, State, TokenScope, error, forbidden, now_text, ok};
 use crate::ops::validate::merged_run_value;
-use crate::ops::validate::yaml::{self, Node};
+use crate::ops::validate::yaml::{self, Entry, Node};
 use crate::sim::http::{Request, Response};
-use crate::sim::model::{AppVersionRec, Effect, LogRec, PortRec};
+use crate::sim::model::{AppVersionRec, Effect, EnvRec, LogRec, PortRec, RunRec};
 use crate::time::format_rfc3339;
 
 impl State {
@@ -41,7 +41,7 @@ impl State {
             superseded: false,
             canceled: false,
             fixed_status: None,
-            ports: None,
+            run: None,
         });
         Ok(ok(
             json!({ "id": id, "uploadUrl": format!("{}/upload/{id}", self.base_url) }),
@@ -50,7 +50,7 @@ impl State {
 
     /// `PUT /app-version/{id}/build-and-deploy`: the body carries the zerops.yml and the
     /// setup to deploy (zerops-go `PutAppVersionBuildAndDeploy`: `zeropsYaml`,
-    /// `zeropsYamlSetup`), which decide the ports the service gets.
+    /// `zeropsYamlSetup`), which decide the ports and zerops.yml variables the service gets.
     pub(super) fn build_and_deploy_request(
         &mut self,
         req: &Request,
@@ -67,8 +67,8 @@ impl State {
 
     /// Starts the build pipeline of an uploaded app version. `failure` makes it fail.
     /// `zerops_yaml` is the deployed zerops.yml and `setup` the setup in it (`None`: the
-    /// one named like the service); its `run.ports` become the service's ports when the
-    /// version is activated.
+    /// one named like the service); its `run.ports` and `run.envVariables` become the
+    /// service's when the version is activated.
     pub fn build_and_deploy(
         &mut self,
         scope: &TokenScope,
@@ -89,17 +89,20 @@ impl State {
         if !State::allowed(scope, &self.app_versions[index].project_id) {
             return Err(forbidden());
         }
-        let ports = zerops_yaml.and_then(|text| {
+        let mut run = zerops_yaml.and_then(|text| {
             let hostname = self
                 .services
                 .iter()
                 .find(|s| s.id == self.app_versions[index].service_id)
                 .map(|s| s.name.as_str())
                 .unwrap_or("");
-            setup_ports(text, setup.unwrap_or(hostname))
+            setup_run(text, setup.unwrap_or(hostname))
         });
+        for var in run.iter_mut().flat_map(|(_, envs)| envs) {
+            var.id = self.new_id("ud");
+        }
         let version = &mut self.app_versions[index];
-        version.ports = ports;
+        version.run = run;
         version.failure = failure.clone();
         let (project, service, build_service, id) = (
             version.project_id.clone(),
@@ -206,23 +209,28 @@ impl State {
     }
 }
 
-/// The ports a deploy of `setup` gives its service: the setup's `run.ports`, read as the
-/// platform reads the deployed zerops.yml (`protocol` defaults to TCP, `httpSupport` to
-/// false). `None` when the text is not YAML or has no such setup: then there is nothing to
-/// take the ports from and the service keeps the ones it has. A setup found without
-/// `run.ports` gives an empty list: the new version publishes no port.
-fn setup_ports(zerops_yaml: &str, setup: &str) -> Option<Vec<PortRec>> {
+/// The ports and variables a deploy of `setup` gives its service: the setup's `run.ports`,
+/// read as the platform reads the deployed zerops.yml (`protocol` defaults to TCP,
+/// `httpSupport` to false), and its `run.envVariables` (ids given later). `None` when the
+/// text is not YAML or has no such setup: then the service keeps what it has. A setup
+/// without `run.ports` gives an empty list: the new version publishes no port.
+fn setup_run(zerops_yaml: &str, setup: &str) -> Option<RunRec> {
     let root = yaml::parse(zerops_yaml).ok()?.root?;
     // Inherited through `extends` as the validator merges it.
-    let ports = merged_run_value(&root, setup, "ports")?;
-    Some(
-        ports
-            .and_then(Node::as_seq)
-            .unwrap_or_default()
-            .iter()
-            .filter_map(port_rec)
-            .collect(),
-    )
+    let run = |key| merged_run_value(&root, setup, key);
+    let ports = run("ports")?.and_then(Node::as_seq).unwrap_or_default();
+    let envs = run("envVariables").flatten().and_then(Node::as_map);
+    let var = |e: &Entry| EnvRec {
+        id: String::new(),
+        key: e.key.clone(),
+        content: e.value.raw().to_owned(),
+        kind: "USER".into(),
+        sensitive: false,
+    };
+    Some((
+        ports.iter().filter_map(port_rec).collect(),
+        envs.unwrap_or_default().iter().map(var).collect(),
+    ))
 }
 
 /// One `run.ports` item as the API lists it (protocol in lower case); an item without a
@@ -250,7 +258,7 @@ mod tests {
     use super::*;
 
     fn ports(yaml: &str, setup: &str) -> Option<Vec<(u32, String, bool)>> {
-        setup_ports(yaml, setup).map(|list| {
+        setup_run(yaml, setup).map(|(list, _)| {
             list.into_iter()
                 .map(|p| (p.port, p.protocol, p.http))
                 .collect()

@@ -30,6 +30,20 @@ fn check_user_key(key: &str) -> Result<(), Response> {
     Ok(())
 }
 
+/// Why a write to `var` is refused, when it is not the user's: a generated variable, or
+/// one from the deployed zerops.yml (`USER`: changed there, by the next deploy).
+fn read_only(var: &EnvRec) -> Option<Response> {
+    let (code, message) = match var.kind.as_str() {
+        "SECRET" => return None,
+        "USER" => ("recordIsReadOnly", "The variable is set by zerops.yml."),
+        _ => (
+            "userDataSystemKeyChangeForbidden",
+            "System variables cannot be changed.",
+        ),
+    };
+    Some(error(400, code, message, Value::Null))
+}
+
 /// `{"key", "content"}`, both required, as the one-variable endpoints take them.
 fn key_and_content(body: &Value) -> Result<(String, String), Response> {
     match (
@@ -131,18 +145,13 @@ impl State {
             pairs.push((key.to_owned(), value.to_owned()));
         }
         // Refuse before changing anything: a rejected file leaves the variables as they were.
-        if let Some(system) = pairs.iter().find(|(key, _)| {
-            self.services[index]
-                .env
-                .iter()
-                .any(|e| &e.key == key && e.kind == "READ_ONLY")
-        }) {
-            return Err(error(
-                400,
-                "userDataSystemKeyChangeForbidden",
-                &format!("{} is a system variable", system.0),
-                Value::Null,
-            ));
+        if let Some(refusal) = self.services[index]
+            .env
+            .iter()
+            .filter(|e| pairs.iter().any(|(key, _)| *key == e.key))
+            .find_map(read_only)
+        {
+            return Err(refusal);
         }
         if self.config.env_file_replaces {
             self.services[index].env.retain(|e| e.kind != "SECRET");
@@ -151,14 +160,6 @@ impl State {
             let new_id = self.new_id("ud");
             let env = &mut self.services[index].env;
             match env.iter_mut().find(|e| e.key == key) {
-                Some(existing) if existing.kind == "READ_ONLY" => {
-                    return Err(error(
-                        400,
-                        "userDataSystemKeyChangeForbidden",
-                        &format!("{key} is a system variable"),
-                        Value::Null,
-                    ));
-                }
                 Some(existing) => existing.content = value,
                 None => env.push(EnvRec::secret(new_id, key, value)),
             }
@@ -184,7 +185,7 @@ impl State {
             .iter()
             .find(|e| e.key.eq_ignore_ascii_case(&key))
         {
-            return Err(if existing.kind == "SECRET" {
+            return Err(if existing.kind != "READ_ONLY" {
                 error(
                     400,
                     "userDataDuplicateKey",
@@ -241,13 +242,8 @@ impl State {
                 Value::Null,
             ));
         };
-        if var.kind != "SECRET" {
-            return Err(error(
-                400,
-                "userDataSystemKeyChangeForbidden",
-                &format!("{} is a system variable", var.key),
-                Value::Null,
-            ));
+        if let Some(refusal) = read_only(var) {
+            return Err(refusal);
         }
         var.key = key;
         var.content = content;
@@ -265,12 +261,12 @@ impl State {
         if self.services[index]
             .env
             .iter()
-            .any(|e| e.id == id && e.kind == "READ_ONLY")
+            .any(|e| e.id == id && e.kind != "SECRET")
         {
             return Err(error(
                 400,
                 "userDataDeleteForbidden",
-                "System variables cannot be deleted.",
+                "Only the user's own variables can be deleted.",
                 Value::Null,
             ));
         }

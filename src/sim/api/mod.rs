@@ -254,13 +254,14 @@ impl State {
     }
 
     /// The version becomes the active one: the others are kept as backups, and the
-    /// service runs with the ports of the deployed setup (if the deploy named one).
+    /// service runs with the ports and variables of the deployed setup (if the deploy named
+    /// one; they are needed only this once).
     fn activate_version(&mut self, version: &str) {
-        let Some((service_id, ports)) = self
+        let Some((service_id, run)) = self
             .app_versions
-            .iter()
+            .iter_mut()
             .find(|v| v.id == version)
-            .map(|v| (v.service_id.clone(), v.ports.clone()))
+            .map(|v| (v.service_id.clone(), v.run.take()))
         else {
             return;
         };
@@ -274,11 +275,18 @@ impl State {
                 v.fixed_status = Some("BACKUP".into());
             }
         }
-        if let Some(service) = self.services.iter_mut().find(|s| s.id == service_id) {
-            service.status = "ACTIVE".into();
-            if let Some(ports) = ports {
-                service.ports = ports;
-            }
+        let Some(service) = self.services.iter_mut().find(|s| s.id == service_id) else {
+            return;
+        };
+        service.status = "ACTIVE".into();
+        if let Some((ports, envs)) = run {
+            service.ports = ports;
+            // Its zerops.yml variables replace the last deploy's, listed read-only (`USER`);
+            // a secret of the same key gives way, as the zerops.yml value is the one that wins.
+            service
+                .env
+                .retain(|e| e.kind != "USER" && !envs.iter().any(|v| v.key == e.key));
+            service.env.extend(envs);
         }
     }
 
