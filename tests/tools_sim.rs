@@ -532,6 +532,38 @@ fn a_failure_half_way_names_the_variables_already_changed() {
     );
 }
 
+/// A service with no running containers gets the variables when it starts: a never
+/// deployed one with its first deploy, a stopped one with its start; no restart advice.
+#[test]
+fn env_changes_on_a_service_without_running_containers_say_when_they_apply() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    for (status, wanted) in [
+        ("READY_TO_DEPLOY", "first deploy: call zerops_deploy"),
+        (
+            "STOPPED",
+            "when it is started: call zerops_manage with action start",
+        ),
+    ] {
+        sim.with_state(|st| {
+            st.services
+                .iter_mut()
+                .find(|x| x.id == WEB_ID)
+                .unwrap()
+                .status = status.into();
+        });
+        for (action, variable) in [("set", "FLAG=1"), ("delete", "FLAG")] {
+            let done = expect_ok(&s.call(
+                "zerops_env",
+                json!({"action": action, "serviceHostname": "web", "variables": [variable]}),
+            ));
+            let next = done["nextAction"].as_str().unwrap();
+            assert!(next.contains(wanted), "{status} {action}: {next}");
+            assert!(!next.contains("restart"), "{status} {action}: {next}");
+        }
+    }
+}
+
 #[test]
 fn env_project_level_upserts_and_deletes() {
     let sim = fast_sim();

@@ -254,16 +254,27 @@ fn read(
     }
 }
 
-fn restart_hint(scope: &EnvScope) -> String {
-    match scope {
-        EnvScope::Service(hostname) => format!(
-            "Running containers see the change only after a restart: call zerops_manage with action restart and serviceHostname {hostname}."
+/// When the change reaches the containers. A service with none running (never deployed,
+/// or stopped) picks it up when it starts, so a restart would be a wasted process.
+fn apply_hint(service: Option<&ServiceStack>) -> String {
+    let Some(service) = service else {
+        return "Running containers see project variables only after a restart: call zerops_manage with action restart for each service that uses them.".into();
+    };
+    let (when, call) = match service.status.as_str() {
+        "READY_TO_DEPLOY" => (
+            "Not deployed yet, so the variables reach it with its first deploy",
+            "zerops_deploy with",
         ),
-        EnvScope::Project => {
-            "Running containers see project variables only after a restart: call zerops_manage with action restart for each service that uses them."
-                .into()
-        }
-    }
+        "STOPPED" => (
+            "Stopped, so the variables apply when it is started",
+            "zerops_manage with action start and",
+        ),
+        _ => (
+            "Running containers see the change only after a restart",
+            "zerops_manage with action restart and",
+        ),
+    };
+    format!("{when}: call {call} serviceHostname {}.", service.name)
 }
 
 /// Whether a new variable is stored sensitive when the caller did not say: by its name, as
@@ -356,8 +367,7 @@ pub fn set(
     }
     finish(
         session,
-        scope,
-        service.map(|s| s.name),
+        service.as_ref(),
         processes,
         follow,
         json!({ "added": added, "replaced": replaced, "sensitive": stored_sensitive }),
@@ -436,8 +446,7 @@ pub fn delete(
     }
     finish(
         session,
-        scope,
-        service.map(|s| s.name),
+        service.as_ref(),
         processes,
         follow,
         json!({ "removed": keys }),
@@ -446,8 +455,7 @@ pub fn delete(
 
 fn finish(
     session: &Session,
-    scope: &EnvScope,
-    hostname: Option<String>,
+    service: Option<&ServiceStack>,
     processes: Vec<Process>,
     follow: &mut Follow<'_>,
     changes: Value,
@@ -457,20 +465,20 @@ fn finish(
         fail_if_failed(process, *ending, "Changing environment variables")?;
     }
     let mut result = changes;
-    result["scope"] = json!(if hostname.is_some() {
+    result["scope"] = json!(if service.is_some() {
         "service"
     } else {
         "project"
     });
-    if let Some(h) = hostname {
-        result["serviceHostname"] = json!(h);
+    if let Some(s) = service {
+        result["serviceHostname"] = json!(s.name);
     }
     result["processes"] = json!(
         done.iter()
             .map(|(p, e)| followed_json(p, *e))
             .collect::<Vec<_>>()
     );
-    result["nextAction"] = json!(restart_hint(scope));
+    result["nextAction"] = json!(apply_hint(service));
     Ok(result)
 }
 
