@@ -564,6 +564,41 @@ fn env_changes_on_a_service_without_running_containers_say_when_they_apply() {
     }
 }
 
+/// Every user service variable has the `SECRET` type: `isSecret` follows the `sensitive`
+/// flag, in env get and discover alike.
+#[test]
+fn only_sensitive_service_variables_are_listed_as_secrets() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    expect_ok(&s.call(
+        "zerops_env",
+        json!({"action": "set", "serviceHostname": "web",
+               "variables": ["DB_PASSWORD=x", "LOG_FORMAT=json"]}),
+    ));
+    let secrets = |vars: &Value| -> Vec<String> {
+        vars.as_array()
+            .unwrap()
+            .iter()
+            .filter(|v| v["isSecret"] == true)
+            .map(|v| v["key"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let got = expect_ok(&s.call(
+        "zerops_env",
+        json!({"action": "get", "serviceHostname": "web"}),
+    ));
+    assert_eq!(secrets(&got["vars"]), ["DB_PASSWORD"], "{got}");
+    let found = expect_ok(&s.call(
+        "zerops_discover",
+        json!({"serviceHostname": "web", "includeEnvs": true}),
+    ));
+    assert_eq!(
+        secrets(&found["services"][0]["envs"]),
+        ["DB_PASSWORD"],
+        "{found}"
+    );
+}
+
 #[test]
 fn env_project_level_upserts_and_deletes() {
     let sim = fast_sim();

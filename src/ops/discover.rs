@@ -251,11 +251,15 @@ pub fn envs_json(vars: &[EnvVar], with_values: bool) -> Value {
                 if v.content.contains("${") {
                     entry["isReference"] = json!(true);
                 }
-                // A secret is the old `SECRET` type or, since the platform's 2026-08 change,
-                // any variable flagged `sensitive`.
+                // Since the platform's 2026-08 change the `sensitive` flag says it; every
+                // user service variable is of type `SECRET`, so the type counts only when
+                // the flag is missing (an older API).
                 if super::env::is_platform(v) {
                     entry["isPlatform"] = json!(true);
-                } else if v.env_type.as_deref() == Some("SECRET") || v.sensitive == Some(true) {
+                } else if v
+                    .sensitive
+                    .unwrap_or(v.env_type.as_deref() == Some("SECRET"))
+                {
                     entry["isSecret"] = json!(true);
                 }
                 entry
@@ -269,7 +273,7 @@ mod tests {
     use super::*;
     use crate::platform::Port;
 
-    /// Secrets are told by the old type or the newer `sensitive` flag.
+    /// Secrets are told by the `sensitive` flag; the type only when the flag is missing.
     #[test]
     fn sensitive_variables_are_secrets() {
         let var = |key: &str, env_type: &str, sensitive: Option<bool>| EnvVar {
@@ -284,6 +288,7 @@ mod tests {
                 var("A", "USER", Some(true)),
                 var("B", "USER", Some(false)),
                 var("C", "SECRET", None),
+                var("D", "SECRET", Some(false)),
             ],
             false,
         );
@@ -293,7 +298,7 @@ mod tests {
             .iter()
             .map(|e| e["isSecret"] == true)
             .collect();
-        assert_eq!(secret, [true, false, true]);
+        assert_eq!(secret, [true, false, true, false]);
     }
 
     #[test]
