@@ -1385,6 +1385,12 @@ fn discover_filters_and_shows_envs_only_when_asked() {
         json!({"action": "get", "serviceHostname": "api"}),
     ));
     assert_eq!(with_values["services"][0]["envs"], got["vars"], "{got}");
+    // Values alone imply the variables: the same answer, not a silent nothing.
+    let values_only = expect_ok(&s.call(
+        "zerops_discover",
+        json!({"serviceHostname": "api", "includeEnvValues": true}),
+    ));
+    assert_eq!(values_only, with_values);
     // Project variables reach every service: they are in a one-service view too.
     assert!(
         with_values["project"]["envs"].is_array(),

@@ -24,6 +24,8 @@ pub fn discover(session: &Session, request: &DiscoverRequest) -> Result<Value, P
     {
         check_hostname(hostname)?;
     }
+    // Asking for the values is asking for the variables: models often send only that.
+    let include_envs = request.include_envs || request.include_env_values;
     let project = session.client.get_project(&session.info.project_id)?;
     let mut services = project_services(session)?;
     let mut warnings: Vec<String> = Vec::new();
@@ -56,7 +58,7 @@ pub fn discover(session: &Session, request: &DiscoverRequest) -> Result<Value, P
     let subdomain_host = project.zerops_subdomain_host.clone().unwrap_or_default();
     let mut listed = Vec::new();
     for service in &services {
-        let envs = if request.include_envs || request.service_hostname.is_some() {
+        let envs = if include_envs || request.service_hostname.is_some() {
             match session.client.get_service_env(&service.id) {
                 Ok(vars) => Some(vars),
                 Err(err) => {
@@ -82,9 +84,7 @@ pub fn discover(session: &Session, request: &DiscoverRequest) -> Result<Value, P
                 entry.insert("scaling".into(), Value::Object(scaling));
             }
         }
-        if request.include_envs
-            && let Some(vars) = &envs
-        {
+        if include_envs && let Some(vars) = &envs {
             entry.insert("envs".into(), envs_json(vars, request.include_env_values));
         }
         listed.push(Value::Object(entry));
@@ -92,7 +92,7 @@ pub fn discover(session: &Session, request: &DiscoverRequest) -> Result<Value, P
     let mut project_json =
         json!({ "id": project.id, "name": project.name, "status": project.status });
     // Project variables reach every service, so they belong to a one-service view too.
-    if request.include_envs {
+    if include_envs {
         match session.client.get_project_env(&session.info.project_id) {
             Ok(vars) => project_json["envs"] = envs_json(&vars, request.include_env_values),
             Err(err) => warnings.push(format!(
@@ -105,7 +105,7 @@ pub fn discover(session: &Session, request: &DiscoverRequest) -> Result<Value, P
     if request.service_hostname.is_none() {
         result["hint"] = json!("Pass serviceHostname for one service's scaling limits.");
     }
-    if request.include_envs && !request.include_env_values {
+    if include_envs && !request.include_env_values {
         result["note"] = json!("Env values are hidden; pass includeEnvValues: true to see them.");
     }
     Ok(result)

@@ -21,7 +21,7 @@ Start here to learn the hostnames other tools need. Filter with serviceHostname;
                 "serviceHostname": {"type": "string", "description": "Only this service (exact hostname), with fresh details."},
                 "service": {"type": "string", "description": "Same as serviceHostname (the original zcp's name for it)."},
                 "includeEnvs": {"type": "boolean", "default": false, "description": "Also list env variable names per service and for the project."},
-                "includeEnvValues": {"type": "boolean", "default": false, "description": "With includeEnvs, also show values (may reveal secrets)."}
+                "includeEnvValues": {"type": "boolean", "default": false, "description": "Also show the variables with their values (implies includeEnvs; may reveal secrets)."}
             },
             "additionalProperties": false
         }),
