@@ -1540,6 +1540,40 @@ fn logs_filter_by_severity_since_search_and_limit() {
     );
 }
 
+/// An empty answer offers only what would change it: no wider `since` past the maximum,
+/// no `severity: all` when it was all, `search` when one was given.
+#[test]
+fn an_empty_log_hint_offers_only_what_would_change_the_result() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let mut hint = |arguments: Value| -> String {
+        let result = expect_ok(&s.call("zerops_logs", arguments));
+        assert_eq!(result["entries"], json!([]), "{result}");
+        result["hint"].as_str().unwrap().to_owned()
+    };
+    let all = hint(json!({"serviceHostname": "web", "since": "30d", "severity": "all"}));
+    for offered in ["since", "severity", "search"] {
+        assert!(!all.contains(offered), "{all}");
+    }
+    assert!(all.contains("zerops_events"), "{all}");
+    let searched =
+        hint(json!({"serviceHostname": "api", "since": "30d", "search": "zzz-not-there"}));
+    assert!(searched.contains("search"), "{searched}");
+    assert!(
+        !searched.contains("since") && !searched.contains("severity"),
+        "{searched}"
+    );
+    let narrow = hint(json!({"serviceHostname": "web", "severity": "error"}));
+    assert!(
+        narrow.contains("Widen since") && narrow.contains("Set severity to all"),
+        "{narrow}"
+    );
+    assert!(!narrow.contains("search"), "{narrow}");
+    let storage = hint(json!({"serviceHostname": "storage"}));
+    assert!(storage.contains("object storage"), "{storage}");
+    assert!(!storage.contains("since"), "{storage}");
+}
+
 #[test]
 fn a_deleted_service_keeps_its_history_in_events() {
     let sim = fast_sim();

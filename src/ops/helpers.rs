@@ -182,6 +182,9 @@ pub fn find_service(
     }
 }
 
+/// The longest `since` duration taken.
+pub const MAX_SINCE_SECS: u64 = 30 * 86_400;
+
 /// Parses `30s`, `30m`, `2h`, `1d` (bounded to 30 days) or an RFC 3339 instant into the
 /// instant it names.
 pub fn parse_since(text: &str, now: SystemTime) -> Result<SystemTime, PlatformError> {
@@ -202,7 +205,7 @@ pub fn parse_since(text: &str, now: SystemTime) -> Result<SystemTime, PlatformEr
         "d" => n * 86_400,
         _ => return Err(bad()),
     };
-    if n == 0 || seconds > 30 * 86_400 {
+    if n == 0 || seconds > MAX_SINCE_SECS {
         return Err(bad());
     }
     Ok(now - Duration::from_secs(seconds))

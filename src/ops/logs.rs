@@ -8,10 +8,12 @@ use std::time::SystemTime;
 use serde_json::{Value, json};
 
 use crate::auth::Session;
-use crate::platform::{ErrorCode, LogFetchParams, PlatformError};
+use crate::platform::{ErrorCode, LogFetchParams, PlatformError, ServiceStack};
 use crate::time::parse_rfc3339;
 
-use super::helpers::{parse_since, project_app_versions, project_services, resolve_service};
+use super::helpers::{
+    MAX_SINCE_SECS, parse_since, project_app_versions, project_services, resolve_service,
+};
 
 /// The most entries one call returns.
 pub const MAX_LIMIT: usize = 1000;
@@ -190,14 +192,53 @@ pub fn logs(
         );
     }
     if entries.is_empty() {
-        result["hint"] = json!(if source == "build" {
-            // A build log is read whole: only the filters can have emptied it.
-            "No entries match. Set severity to all or drop search; a build that has not started yet has no log (check it with zerops_events)."
-        } else {
-            "No entries match. Widen since (e.g. 1d), set severity to all, or check zerops_events for builds."
-        });
+        result["hint"] = json!(empty_hint(
+            &service,
+            build_id.is_some(),
+            search.is_some(),
+            since,
+            min_severity.is_some(),
+            now
+        ));
     }
     Ok(result)
+}
+
+/// Why nothing was found, offering only what would change the answer: an agent retries
+/// whatever it is offered.
+fn empty_hint(
+    service: &ServiceStack,
+    build: bool,
+    searched: bool,
+    since: Option<SystemTime>,
+    narrowed: bool,
+    now: SystemTime,
+) -> String {
+    if !build && service.type_info.category == "OBJECT_STORAGE" {
+        return format!(
+            "'{}' is object storage, which writes no runtime log.",
+            service.name
+        );
+    }
+    let mut hint = String::from("No entries match.");
+    if searched {
+        hint += " Drop or change search.";
+    }
+    if since.is_some_and(|s| {
+        now.duration_since(s)
+            .is_ok_and(|w| w.as_secs() < MAX_SINCE_SECS)
+    }) {
+        hint += " Widen since (up to 30d).";
+    }
+    if narrowed {
+        hint += " Set severity to all.";
+    }
+    hint.push_str(if build {
+        " A build that has not started yet has no log (check it with zerops_events)."
+    } else {
+        " Build output is not here: zerops_events lists builds, read one with buildId."
+    });
+    hint
 }
 
 #[cfg(test)]
