@@ -444,9 +444,12 @@ fn env_service_set_changes_one_variable_per_call_and_keeps_multi_line_values() {
     assert_eq!(strings(&set["replaced"]), ["NODE_ENV"], "{set}");
     assert_eq!(strings(&set["added"]), ["SIGNING_KEY"], "{set}");
     // The update and the creation are each a process, both followed to the end.
-    let processes = set["processes"].as_array().unwrap();
-    assert_eq!(processes.len(), 2, "{set}");
-    assert!(processes.iter().all(|p| p["status"] == "FINISHED"), "{set}");
+    assert_eq!(
+        set["summary"], "processes: 2 finished, 0 still running",
+        "{set}"
+    );
+    assert_eq!(set["processIds"].as_array().unwrap().len(), 2, "{set}");
+    assert!(set.get("processes").is_none(), "{set}");
     assert_eq!(
         mutations(&sim),
         [
@@ -496,6 +499,50 @@ fn env_service_set_changes_one_variable_per_call_and_keeps_multi_line_values() {
     ));
     assert_eq!(sensitive("NODE_ENV"), Some(false));
     assert_eq!(sensitive("OTHER_TOKEN"), Some(false));
+}
+
+/// One process per variable: the answer counts them and lists in full only those not
+/// done, so a big change stays small; ids while there are at most ten.
+#[test]
+fn a_big_env_change_counts_its_processes_instead_of_listing_them() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let variables: Vec<String> = (0..20).map(|i| format!("VAR_{i}=value{i}")).collect();
+    let call = s.call(
+        "zerops_env",
+        json!({"action": "set", "serviceHostname": "web", "variables": variables}),
+    );
+    let set = expect_ok(&call);
+    assert_eq!(
+        set["summary"], "processes: 20 finished, 0 still running",
+        "{set}"
+    );
+    assert!(set.get("processes").is_none() && set.get("processIds").is_none());
+    assert!(call.to_string().len() < 2_000, "{call}");
+
+    let slow = start_sim(SimConfig {
+        process_duration: Duration::from_secs(60),
+        ..SimConfig::default()
+    });
+    let mut env = sim_env(&slow);
+    env.push(("ZCP_POLL_BUDGET_MS".into(), "300".into()));
+    let mut s = Session::start(&env);
+    let set = expect_ok(&s.call(
+        "zerops_env",
+        json!({"action": "set", "serviceHostname": "web", "variables": ["A=1", "B=2"]}),
+    ));
+    assert_eq!(
+        set["summary"], "processes: 0 finished, 2 still running",
+        "{set}"
+    );
+    let running = set["processes"].as_array().unwrap();
+    assert_eq!(running.len(), 2, "{set}");
+    assert!(
+        running
+            .iter()
+            .all(|p| p["stillRunning"] == true && p["hint"].is_string())
+    );
+    assert_eq!(set["processIds"].as_array().unwrap().len(), 2, "{set}");
 }
 
 #[test]

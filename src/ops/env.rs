@@ -15,6 +15,7 @@ use crate::platform::{EnvVar, ErrorCode, PlatformError, Process, ServiceStack};
 
 use super::follow::{Follow, follow_processes};
 use super::helpers::{fail_if_failed, followed_json, resolve_service};
+use super::progress::Ending;
 
 /// Where the variables live.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -473,11 +474,24 @@ fn finish(
     if let Some(s) = service {
         result["serviceHostname"] = json!(s.name);
     }
-    result["processes"] = json!(
-        done.iter()
-            .map(|(p, e)| followed_json(p, *e))
-            .collect::<Vec<_>>()
-    );
+    // One process per variable: a hundred identical finished objects say no more than a
+    // count. Only those not done are listed whole, and the ids while they are few.
+    let running: Vec<Value> = done
+        .iter()
+        .filter(|(_, e)| *e != Ending::Finished)
+        .map(|(p, e)| followed_json(p, *e))
+        .collect();
+    result["summary"] = Value::String(format!(
+        "processes: {} finished, {} still running",
+        done.len() - running.len(),
+        running.len()
+    ));
+    if !running.is_empty() {
+        result["processes"] = Value::Array(running);
+    }
+    if done.len() <= 10 {
+        result["processIds"] = done.iter().map(|(p, _)| p.id.as_str()).collect();
+    }
     result["nextAction"] = json!(apply_hint(service));
     Ok(result)
 }

@@ -33,7 +33,10 @@ variables is a list: one KEY=value item per variable for set (a value may span l
                 "scope": {"type": "string"}, "serviceHostname": {"type": "string"},
                 "vars": {"type": "array"}, "added": {"type": "array"}, "replaced": {"type": "array"},
                 "removed": {"type": "array"}, "sensitive": {"type": "array", "description": "the keys set stored as sensitive"},
-                "processes": {"type": "array"}, "nextAction": {"type": "string"}
+                "summary": {"type": "string", "description": "the change's processes counted by outcome"},
+                "processes": {"type": "array", "description": "only the processes still running, in full"},
+                "processIds": {"type": "array", "description": "every process id, when there are at most 10"},
+                "nextAction": {"type": "string"}
             },
             "required": ["scope"]
         }),
