@@ -807,6 +807,43 @@ fn a_push_without_a_new_build_is_reported_as_such() {
     );
 }
 
+/// A deploy to a service whose subdomain is on answers with its URL instead of advice to
+/// enable it; with the subdomain off, the advice stays.
+#[test]
+fn a_deploy_to_a_public_service_gives_its_url() {
+    let sim = Arc::new(fast_sim());
+    let bin = zcli_dir();
+    let mut s = Session::start(&deploy_env(&sim, bin.path()));
+    let deploy = |s: &mut Session| {
+        let work = work_dir(Some(ZEROPS_YML), "exit=0\n");
+        let id = deploy_api(s, work.path(), None);
+        wait_record(work.path());
+        sim.push(API_ID, None, None, None).unwrap();
+        let result = expect_ok(&s.result(id));
+        assert_eq!(result["status"], "DEPLOYED", "{result}");
+        result
+    };
+    let public = deploy(&mut s);
+    let found = expect_ok(&s.call("zerops_discover", json!({"serviceHostname": "api"})));
+    let url = &found["services"][0]["subdomain"]["url"];
+    assert!(url.is_string(), "{found}");
+    assert_eq!(&public["url"], url, "{public}");
+    let next = public["nextAction"].as_str().unwrap();
+    assert!(
+        next.contains("in url") && !next.contains("enable"),
+        "{next}"
+    );
+
+    sim.with_state(|st| {
+        let api = st.services.iter_mut().find(|x| x.id == API_ID).unwrap();
+        api.subdomain_access = false;
+    });
+    let private = deploy(&mut s);
+    assert!(private.get("url").is_none(), "{private}");
+    let next = private["nextAction"].as_str().unwrap();
+    assert!(next.contains("zerops_subdomain enable"), "{next}");
+}
+
 /// The app-version search returns every project's versions (the scoped-token bug): a busy
 /// neighbour must not hide the new version from the follow.
 #[test]

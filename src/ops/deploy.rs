@@ -721,8 +721,17 @@ pub fn deploy(
     if matches!(version.status.as_str(), "ACTIVE" | "BACKUP") && !pipeline_failed {
         result["status"] = json!("DEPLOYED");
         result["appVersionStatus"] = json!(version.status);
+        // Subdomain state as read before the push (a deploy does not change it); the URL
+        // is built as discover builds it.
+        let mut next = "if it needs a public URL, call zerops_subdomain enable.";
+        if plan.service.subdomain_access
+            && let Some(url) = super::subdomain::url_of(session, &plan.service)
+        {
+            result["url"] = Value::String(url);
+            next = "it is public at the address in url.";
+        }
         result["nextAction"] = json!(format!(
-            "Check zerops_logs for {}; if it needs a public URL, call zerops_subdomain enable.",
+            "Check zerops_logs for {}; {next}",
             plan.service.name
         ));
         return Ok(result);

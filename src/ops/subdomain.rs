@@ -27,7 +27,8 @@ const RETRY_DELAYS: [Duration; 3] = [
     Duration::from_secs(1),
 ];
 
-fn url_of(session: &Session, service: &ServiceStack) -> Option<String> {
+/// The service's public URL, as discover shows it.
+pub(super) fn url_of(session: &Session, service: &ServiceStack) -> Option<String> {
     let project = session.client.get_project(&session.info.project_id).ok()?;
     let envs = session.client.get_service_env(&service.id).ok();
     subdomain_url(

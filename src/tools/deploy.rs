@@ -35,7 +35,7 @@ workingDir must hold zerops.yml with a setup named after the service. Takes minu
             "type": "object",
             "properties": {
                 "status": {"type": "string"}, "serviceHostname": {"type": "string"}, "setup": {"type": "string"},
-                "appVersionId": {"type": "string"}, "exitCode": {"type": ["integer", "null"]}, "outputTail": {"type": "string"},
+                "appVersionId": {"type": "string"}, "url": {"type": "string", "description": "the public subdomain URL, when it is on"}, "exitCode": {"type": ["integer", "null"]}, "outputTail": {"type": "string"},
                 "warnings": {"type": "array"}
             },
             "required": ["status"]
