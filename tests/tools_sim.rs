@@ -545,6 +545,54 @@ fn a_big_env_change_counts_its_processes_instead_of_listing_them() {
     assert_eq!(set["processIds"].as_array().unwrap().len(), 2, "{set}");
 }
 
+/// A reference to a service the project does not have is stored, with a warning; what can
+/// be a variable (uppercase, no underscore, a key that exists) is not warned about, and
+/// values without references cost no extra API call.
+#[test]
+fn env_references_to_missing_services_are_warned_about() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let lists = |sim: &SimHandle| {
+        sim.requests()
+            .iter()
+            .filter(|r| r.contains("service-stack/search"))
+            .count()
+    };
+    let before = lists(&sim);
+    let plain = expect_ok(&s.call(
+        "zerops_env",
+        json!({"action": "set", "serviceHostname": "api", "variables": ["PLAIN=1"]}),
+    ));
+    assert!(plain.get("warnings").is_none(), "{plain}");
+    let listed_for_the_hostname = lists(&sim) - before;
+    let set = expect_ok(&s.call(
+        "zerops_env",
+        json!({"action": "set", "serviceHostname": "api", "variables": [
+            "X_DB=${dbb_hostname}",
+            "URL=postgres://${db_user}@${db_hostname}:${cachex_port}/x",
+            "A=${DB_URL}", "B=${zeropsSubdomain}", "C=${NODE_ENV}", "D=${my_var}", "my_var=1",
+            "E=${Db_x}", "F=${db1_x} ${1db_x} ${unclosed_x",
+        ]}),
+    ));
+    let warnings = strings(&set["warnings"]);
+    assert_eq!(warnings.len(), 3, "{set}");
+    for (warning, (key, host)) in
+        warnings
+            .iter()
+            .zip([("X_DB", "dbb"), ("URL", "cachex"), ("F", "db1")])
+    {
+        assert!(warning.starts_with(&format!("{key}: ")), "{warning}");
+        assert!(
+            warning.contains(&format!("no service '{host}'")),
+            "{warning}"
+        );
+    }
+    // Stored all the same: the platform takes them.
+    assert!(has(&service_env(&sim, API_ID), "X_DB", "${dbb_hostname}"));
+    // One list more for the check, only when there were references.
+    assert_eq!(lists(&sim) - before, 2 * listed_for_the_hostname + 1);
+}
+
 #[test]
 fn a_failure_half_way_names_the_variables_already_changed() {
     let sim = fast_sim();

@@ -329,6 +329,7 @@ pub fn set(
             "Zerops keys are unique whatever their case: set '{existing}' to change it, or delete it first."
         )));
     }
+    let warnings = unknown_references(session, &assignments, &current);
     let mut added = Vec::new();
     let mut replaced = Vec::new();
     let mut stored_sensitive = Vec::new();
@@ -366,13 +367,54 @@ pub fn set(
             added.push(key.clone());
         }
     }
-    finish(
-        session,
-        service.as_ref(),
-        processes,
-        follow,
-        json!({ "added": added, "replaced": replaced, "sensitive": stored_sensitive }),
-    )
+    let mut changes =
+        json!({ "added": added, "replaced": replaced, "sensitive": stored_sensitive });
+    if !warnings.is_empty() {
+        changes["warnings"] = json!(warnings);
+    }
+    finish(session, service.as_ref(), processes, follow, changes)
+}
+
+/// `${host_key}` references to a service the project does not have: the platform stores
+/// them, and the app gets the text as written. Only a prefix that can be a hostname
+/// (lowercase letters and digits) counts, so `${DB_URL}` is left alone, and so is a name
+/// that is a variable here. The service list is read only when such a reference is found.
+fn unknown_references(
+    session: &Session,
+    assignments: &[(String, String)],
+    current: &[EnvVar],
+) -> Vec<String> {
+    let mut services = None;
+    let mut warnings = Vec::new();
+    for (key, value) in assignments {
+        for part in value.split("${").skip(1) {
+            let Some((name, _)) = part.split_once('}') else {
+                continue;
+            };
+            let Some((host, _)) = name.split_once('_') else {
+                continue;
+            };
+            if !host.starts_with(|c: char| c.is_ascii_lowercase())
+                || !host
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+                || current.iter().any(|v| v.key == name)
+                || assignments.iter().any(|(k, _)| k == name)
+            {
+                continue;
+            }
+            // An empty list is a failed read: no warning rather than a wrong one.
+            let known = services.get_or_insert_with(|| {
+                super::helpers::project_services(session).unwrap_or_default()
+            });
+            if !known.is_empty() && !known.iter().any(|s| s.name == host) {
+                warnings.push(format!(
+                    "{key}: no service '{host}' for ${{{name}}}: the app would get the text as written (unless {name} is a project variable)."
+                ));
+            }
+        }
+    }
+    warnings
 }
 
 /// A project variable cannot be updated in place by zcp's calls: delete, then create.

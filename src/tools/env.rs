@@ -36,6 +36,7 @@ variables is a list: one KEY=value item per variable for set (a value may span l
                 "summary": {"type": "string", "description": "the change's processes counted by outcome"},
                 "processes": {"type": "array", "description": "only the processes still running, in full"},
                 "processIds": {"type": "array", "description": "every process id, when there are at most 10"},
+                "warnings": {"type": "array", "description": "references to services the project does not have"},
                 "nextAction": {"type": "string"}
             },
             "required": ["scope"]
