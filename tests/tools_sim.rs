@@ -1373,6 +1373,7 @@ fn process_status_and_cancel() {
     assert_eq!(running["inProgress"], true);
     let canceled = expect_ok(&process(&mut s, "proclong00000000000099", Some("cancel")));
     assert_eq!(canceled["status"], "CANCELED", "{canceled}");
+    assert_eq!(canceled["inProgress"], false, "{canceled}");
     assert!(sim.with_state(|st| {
         st.processes
             .iter()
@@ -1405,6 +1406,32 @@ fn process_status_and_cancel() {
     let foreign = process(&mut s, "procother0000000000008", None);
     assert_eq!(foreign["isError"], true, "{foreign}");
     assert!(!foreign.to_string().contains("billing"), "{foreign}");
+}
+
+/// The API may answer a cancel with CANCELING: then the cancel is only requested, and the
+/// answer says to check, not that it is done.
+#[test]
+fn a_cancel_still_under_way_is_not_reported_done() {
+    let sim = fast_sim();
+    long_process(&sim, "proclong00000000000099");
+    sim.set_fault(
+        "PUT /process/*/cancel",
+        Fault::Status {
+            status: 200,
+            body: json!({"id": "proclong00000000000099", "actionName": "stack.restart",
+                         "status": "CANCELING", "projectId": DEMO_PROJECT_ID})
+            .to_string(),
+        },
+    );
+    let mut s = Session::start(&sim_env(&sim));
+    let canceling = expect_ok(&process(&mut s, "proclong00000000000099", Some("cancel")));
+    assert_eq!(canceling["status"], "CANCELING", "{canceling}");
+    assert_eq!(canceling["inProgress"], true, "{canceling}");
+    let message = canceling["message"].as_str().unwrap();
+    assert!(
+        message.contains("requested") && message.contains("action status"),
+        "{message}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ pub fn cancel(session: &Session, process_id: &str) -> Result<Value, PlatformErro
     match current.status.to_ascii_uppercase().as_str() {
         "CANCELING" => {
             let mut value = process_json(&current);
+            value["inProgress"] = json!(true);
             value["message"] = json!(format!("Process {id} is already being canceled"));
             return Ok(value);
         }
@@ -47,7 +48,17 @@ pub fn cancel(session: &Session, process_id: &str) -> Result<Value, PlatformErro
     }
     let canceled = session.client.cancel_process(id)?;
     let mut value = process_json(&canceled);
-    value["message"] = json!(format!("Process {id} canceled"));
+    // The API may answer while the cancel is still under way (CANCELING).
+    let running = process_in_progress(&canceled.status);
+    value["inProgress"] = Value::Bool(running);
+    value["message"] = Value::String(format!(
+        "Process {id} {}",
+        if running {
+            "cancel requested, not done yet: check with zerops_process action status until it ends"
+        } else {
+            "canceled"
+        }
+    ));
     Ok(value)
 }
 
