@@ -168,10 +168,19 @@ pub fn find_service(
             } else {
                 names.join(", ")
             };
-            let hint = names
-                .iter()
-                .find(|n| n.eq_ignore_ascii_case(hostname))
-                .map(|n| format!(" Hostnames are case-sensitive: did you mean '{n}'?"))
+            // The nearest name by edit distance (a case slip counts as none), so a typo
+            // such as `apii` is answered with `api`, not only with the list.
+            let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+            let hint = super::validate::suggest::closest(hostname, refs.iter().copied(), 1)
+                .first()
+                .map(|n| {
+                    let case = if n.eq_ignore_ascii_case(hostname) {
+                        " Hostnames are case-sensitive:"
+                    } else {
+                        ""
+                    };
+                    format!("{case} Did you mean '{n}'?")
+                })
                 .unwrap_or_default();
             Err(PlatformError::new(
                 ErrorCode::ServiceNotFound,
@@ -354,7 +363,15 @@ mod tests {
         let err = find_service(vec![svc("api"), svc("db")], "API").unwrap_err();
         assert_eq!(err.code, ErrorCode::ServiceNotFound);
         assert!(err.suggestion.contains("api, db"));
-        assert!(err.suggestion.contains("did you mean 'api'"));
+        assert!(
+            err.suggestion
+                .contains("case-sensitive: Did you mean 'api'")
+        );
+        let typo = find_service(vec![svc("api"), svc("db")], "apii").unwrap_err();
+        assert!(typo.suggestion.ends_with("api, db. Did you mean 'api'?"));
+        assert!(!typo.suggestion.contains("case-sensitive"));
+        let far = find_service(vec![svc("api"), svc("db")], "cache").unwrap_err();
+        assert!(!far.suggestion.contains("Did you mean"));
         assert_eq!(
             find_service(vec![], "x").unwrap_err().suggestion,
             "Available services: (none)."

@@ -17,7 +17,7 @@ mod probe;
 mod report;
 mod run_parts;
 mod shape;
-mod suggest;
+pub(crate) mod suggest;
 pub mod yaml;
 mod zerops_build;
 mod zerops_run;
