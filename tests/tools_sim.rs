@@ -589,8 +589,23 @@ fn env_references_to_missing_services_are_warned_about() {
     }
     // Stored all the same: the platform takes them.
     assert!(has(&service_env(&sim, API_ID), "X_DB", "${dbb_hostname}"));
-    // One list more for the check, only when there were references.
-    assert_eq!(lists(&sim) - before, 2 * listed_for_the_hostname + 1);
+    // The check uses the hostnames listed to find the service: no list more.
+    assert_eq!(lists(&sim) - before, 2 * listed_for_the_hostname);
+    // A project variable finds no service on the way: the list is read for the check, once,
+    // and only when a value has such a reference.
+    let before = lists(&sim);
+    let plain = expect_ok(&s.call(
+        "zerops_env",
+        json!({"action": "set", "project": true, "variables": ["P_PLAIN=1"]}),
+    ));
+    assert!(plain.get("warnings").is_none(), "{plain}");
+    assert_eq!(lists(&sim), before);
+    let set = expect_ok(&s.call(
+        "zerops_env",
+        json!({"action": "set", "project": true, "variables": ["P_X=${dbb_hostname} ${cachex_port}"]}),
+    ));
+    assert_eq!(strings(&set["warnings"]).len(), 2, "{set}");
+    assert_eq!(lists(&sim), before + 1);
 }
 
 #[test]

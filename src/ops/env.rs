@@ -14,7 +14,9 @@ use crate::auth::Session;
 use crate::platform::{EnvVar, ErrorCode, PlatformError, Process, ServiceStack};
 
 use super::follow::{Follow, follow_processes};
-use super::helpers::{fail_if_failed, followed_json, resolve_service};
+use super::helpers::{
+    check_hostname, fail_if_failed, find_service, followed_json, project_services,
+};
 use super::progress::Ending;
 
 /// Where the variables live.
@@ -230,7 +232,7 @@ pub fn parse_keys(lines: &[String]) -> Result<Vec<String>, PlatformError> {
 
 /// Variables of the scope, with values.
 pub fn get(session: &Session, scope: &EnvScope) -> Result<Value, PlatformError> {
-    let (vars, service) = read(session, scope)?;
+    let (vars, service, _) = read(session, scope)?;
     let vars = super::discover::envs_json(&vars, true);
     Ok(match service {
         Some(s) => json!({ "scope": "service", "serviceHostname": s.name, "vars": vars }),
@@ -238,22 +240,32 @@ pub fn get(session: &Session, scope: &EnvScope) -> Result<Value, PlatformError> 
     })
 }
 
-/// The scope's variables, and its service (none for the project).
-fn read(
-    session: &Session,
-    scope: &EnvScope,
-) -> Result<(Vec<EnvVar>, Option<ServiceStack>), PlatformError> {
+/// The scope's variables, and its service (none for the project). Finding the service
+/// lists the project's services; the list is kept for the reference check.
+fn read(session: &Session, scope: &EnvScope) -> Result<Read, PlatformError> {
     match scope {
         EnvScope::Project => Ok((
             session.client.get_project_env(&session.info.project_id)?,
             None,
+            None,
         )),
         EnvScope::Service(hostname) => {
-            let service = resolve_service(session, hostname)?;
-            Ok((session.client.get_service_env(&service.id)?, Some(service)))
+            // As resolve_service does it, keeping the list.
+            let hostname = check_hostname(hostname)?;
+            let services = project_services(session)?;
+            let service = find_service(services.clone(), hostname)?;
+            Ok((
+                session.client.get_service_env(&service.id)?,
+                Some(service),
+                Some(services),
+            ))
         }
     }
 }
+
+/// What `read` returns: variables, the service (service scope), the project's services
+/// (when listed on the way).
+type Read = (Vec<EnvVar>, Option<ServiceStack>, Option<Vec<ServiceStack>>);
 
 /// When the change reaches the containers. A service with none running (never deployed,
 /// or stopped) picks it up when it starts, so a restart would be a wasted process.
@@ -308,7 +320,7 @@ pub fn set(
     follow: &mut Follow<'_>,
 ) -> Result<Value, PlatformError> {
     let assignments = parse_assignments(lines)?;
-    let (current, service) = read(session, scope)?;
+    let (current, service, services) = read(session, scope)?;
     if let Some((key, _)) = assignments
         .iter()
         .find(|(k, _)| current.iter().any(|v| &v.key == k && is_platform(v)))
@@ -329,7 +341,7 @@ pub fn set(
             "Zerops keys are unique whatever their case: set '{existing}' to change it, or delete it first."
         )));
     }
-    let warnings = unknown_references(session, &assignments, &current);
+    let warnings = unknown_references(session, &assignments, &current, services);
     let mut added = Vec::new();
     let mut replaced = Vec::new();
     let mut stored_sensitive = Vec::new();
@@ -378,13 +390,14 @@ pub fn set(
 /// `${host_key}` references to a service the project does not have: the platform stores
 /// them, and the app gets the text as written. Only a prefix that can be a hostname
 /// (lowercase letters and digits) counts, so `${DB_URL}` is left alone, and so is a name
-/// that is a variable here. The service list is read only when such a reference is found.
+/// that is a variable here. The services come from `read` (service scope), or are listed
+/// only when such a reference is found (project scope).
 fn unknown_references(
     session: &Session,
     assignments: &[(String, String)],
     current: &[EnvVar],
+    mut services: Option<Vec<ServiceStack>>,
 ) -> Vec<String> {
-    let mut services = None;
     let mut warnings = Vec::new();
     for (key, value) in assignments {
         for part in value.split("${").skip(1) {
@@ -404,9 +417,8 @@ fn unknown_references(
                 continue;
             }
             // An empty list is a failed read: no warning rather than a wrong one.
-            let known = services.get_or_insert_with(|| {
-                super::helpers::project_services(session).unwrap_or_default()
-            });
+            let known =
+                services.get_or_insert_with(|| project_services(session).unwrap_or_default());
             if !known.is_empty() && !known.iter().any(|s| s.name == host) {
                 warnings.push(format!(
                     "{key}: no service '{host}' for ${{{name}}}: the app would get the text as written (unless {name} is a project variable)."
@@ -446,7 +458,7 @@ pub fn delete(
     follow: &mut Follow<'_>,
 ) -> Result<Value, PlatformError> {
     let keys = parse_keys(lines)?;
-    let (current, service) = read(session, scope)?;
+    let (current, service, _) = read(session, scope)?;
     // Check every key first, so nothing is deleted when one is wrong.
     let mut targets = Vec::new();
     for key in &keys {
