@@ -370,6 +370,9 @@ mod tests {
         let typo = find_service(vec![svc("api"), svc("db")], "apii").unwrap_err();
         assert!(typo.suggestion.ends_with("api, db. Did you mean 'api'?"));
         assert!(!typo.suggestion.contains("case-sensitive"));
+        // Two letters swapped is one edit: `wbe` is answered with `web`.
+        let swap = find_service(vec![svc("web"), svc("db")], "wbe").unwrap_err();
+        assert!(swap.suggestion.ends_with("Did you mean 'web'?"));
         let far = find_service(vec![svc("api"), svc("db")], "cache").unwrap_err();
         assert!(!far.suggestion.contains("Did you mean"));
         assert_eq!(

@@ -1,17 +1,25 @@
 //! "Did you mean": the closest known names to a misspelt one, by edit distance.
 
-/// Levenshtein distance over characters, ASCII case folded (a case slip counts as 0).
+/// Edit distance over characters, ASCII case folded (a case slip counts as 0). Two
+/// neighbours swapped count as one edit (optimal string alignment), the commonest typo:
+/// plain Levenshtein made `cahce` two edits from `cache`, too far for a five-letter name.
 pub fn distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().map(|c| c.to_ascii_lowercase()).collect();
     let b: Vec<char> = b.chars().map(|c| c.to_ascii_lowercase()).collect();
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     let mut cur = vec![0; b.len() + 1];
     for (i, ca) in a.iter().enumerate() {
         cur[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {
             let cost = usize::from(ca != cb);
-            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+            let mut d = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+            if i > 0 && j > 0 && *ca == b[j - 1] && a[i - 1] == *cb {
+                d = d.min(before[j - 1] + 1);
+            }
+            cur[j + 1] = d;
         }
+        std::mem::swap(&mut before, &mut prev);
         std::mem::swap(&mut prev, &mut cur);
     }
     prev[b.len()]
@@ -85,6 +93,11 @@ mod tests {
         assert_eq!(distance("", "abc"), 3);
         assert_eq!(distance("deployFiles", "deployfiles"), 0);
         assert_eq!(distance("buildComands", "buildCommands"), 1);
+        // A swap of neighbours is one edit, not two.
+        assert_eq!(distance("cahce", "cache"), 1);
+        assert_eq!(distance("wbe", "web"), 1);
+        assert_eq!(distance("ab", "ba"), 1);
+        assert_eq!(distance("abc", "ca"), 3);
     }
 
     #[test]
@@ -99,6 +112,7 @@ mod tests {
         assert_eq!(closest("buildComands", keys, 3), vec!["buildCommands"]);
         assert_eq!(closest("deployfile", keys, 3), vec!["deployFiles"]);
         assert!(closest("zzzzzzzzzz", keys, 3).is_empty());
+        assert_eq!(closest("cahce", keys, 3), vec!["cache"]);
         assert_eq!(
             closest("node", ["nodejs", "deno", "bun"], 3),
             vec!["nodejs"]
