@@ -51,12 +51,16 @@ pub fn cancel(session: &Session, process_id: &str) -> Result<Value, PlatformErro
     // The API may answer while the cancel is still under way (CANCELING).
     let running = process_in_progress(&canceled.status);
     value["inProgress"] = Value::Bool(running);
+    // A process can end on its own between the status read and the cancel: then it says
+    // so (its status tells how), not "canceled".
     value["message"] = Value::String(format!(
         "Process {id} {}",
         if running {
             "cancel requested, not done yet: check with zerops_process action status until it ends"
-        } else {
+        } else if canceled.status == "CANCELED" {
             "canceled"
+        } else {
+            "ended on its own before the cancel took effect; its status says how"
         }
     ));
     Ok(value)
@@ -118,6 +122,42 @@ mod tests {
                 source: CredentialSource::Direct,
             },
         }
+    }
+
+    fn cancel_answered_with(status: &str) -> Value {
+        let mut session = session_with("RUNNING");
+        session.client = Arc::new(
+            MockClient::new()
+                .with_process(Process {
+                    id: "proc1".into(),
+                    status: "RUNNING".into(),
+                    ..Process::default()
+                })
+                .with_cancel_outcome(status),
+        );
+        cancel(&session, "proc1").unwrap()
+    }
+
+    #[test]
+    fn a_cancel_says_what_the_api_answered() {
+        let done = cancel(&session_with("RUNNING"), "proc1").unwrap();
+        assert_eq!(done["message"], "Process proc1 canceled");
+        assert_eq!(done["inProgress"], false);
+        let pending = cancel_answered_with("CANCELING");
+        assert_eq!(pending["inProgress"], true);
+        assert!(
+            pending["message"]
+                .as_str()
+                .unwrap()
+                .contains("cancel requested")
+        );
+        // It finished on its own between the status read and the cancel.
+        let raced = cancel_answered_with("FINISHED");
+        assert_eq!(raced["inProgress"], false);
+        assert_eq!(
+            raced["message"],
+            "Process proc1 ended on its own before the cancel took effect; its status says how"
+        );
     }
 
     #[test]

@@ -28,6 +28,7 @@ struct State {
     autoscaling_without_process: bool,
     polls_to_finish: u32,
     fail_reason: Option<String>,
+    cancel_outcome: Option<String>,
     calls: Vec<String>,
     next_id: u64,
     autoscaling_calls: Vec<AutoscalingParams>,
@@ -133,6 +134,13 @@ impl MockClient {
     /// New processes end FAILED with this reason.
     pub fn with_failing_processes(self, reason: &str) -> Self {
         self.state().fail_reason = Some(reason.to_owned());
+        self
+    }
+
+    /// A cancel answers with this status instead of CANCELED (a cancel still under way,
+    /// or a process that ended on its own first).
+    pub fn with_cancel_outcome(self, status: &str) -> Self {
+        self.state().cancel_outcome = Some(status.to_owned());
         self
     }
 
@@ -501,6 +509,7 @@ impl Client for MockClient {
 
     fn cancel_process(&self, process_id: &str) -> Result<Process, PlatformError> {
         let mut state = self.enter("cancel_process", process_id)?;
+        let outcome = state.cancel_outcome.clone();
         let tracked = state.processes.get_mut(process_id).ok_or_else(|| {
             PlatformError::new(
                 ErrorCode::ProcessNotFound,
@@ -517,7 +526,7 @@ impl Client for MockClient {
             err.http_status = Some(400);
             return Err(err);
         }
-        tracked.process.status = "CANCELED".into();
+        tracked.process.status = outcome.unwrap_or_else(|| "CANCELED".into());
         Ok(tracked.process.clone())
     }
 
