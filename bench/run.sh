@@ -13,9 +13,14 @@ cargo build --release --locked --manifest-path bench/peer/Cargo.toml
 CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
   CARGO_PROFILE_RELEASE_STRIP=debuginfo CARGO_TARGET_DIR=bench/peer/target/default-profile \
   cargo build --release --locked --manifest-path bench/peer/Cargo.toml
+# And the tuned peer linked exactly as zcp's artifact is, for a like-for-like size line.
+RUSTFLAGS='-C target-feature=+crt-static -C relocation-model=static -C link-arg=-Wl,--icf=all' \
+  CARGO_TARGET_DIR=bench/peer/target/static \
+  cargo build --release --locked --manifest-path bench/peer/Cargo.toml --target "$target"
 cargo bench --locked --bench protocol -- \
   --zcp "${CARGO_TARGET_DIR:-target}/$target/release/zcp" \
   --peer bench/peer/target/release/zcp-bench-peer \
   --peer-default bench/peer/target/default-profile/release/zcp-bench-peer \
+  --peer-static "bench/peer/target/static/$target/release/zcp-bench-peer" \
   --peer-lock bench/peer/Cargo.lock \
   --out BENCHMARKS.md

@@ -507,22 +507,33 @@ throughput.\n\n{table}",
             .and_then(|lock| locked_version(&lock, "rmcp"))
             .unwrap_or_else(|| "(version unknown)".into()),
     );
-    // The peer as cargo builds it by default, for the size row's context: the tuned build
-    // above is smaller than what an rmcp server usually ships.
-    let report = match arg("--peer-default") {
-        Some(path) => {
+    // The size row's context: the peer as cargo builds it by default (the tuned build above
+    // is smaller than what an rmcp server usually ships), and the tuned peer linked exactly
+    // as zcp's artifact is (the table sets a static zcp beside a dynamically linked peer).
+    let ours = rows.last().map_or(0.0, |r| r.values[0]);
+    let mut report = report;
+    for (flag, how) in [
+        (
+            "--peer-default",
+            "built with cargo's default release profile (no LTO, 16 codegen units, debug info \
+stripped, symbols kept)",
+        ),
+        (
+            "--peer-static",
+            "linked statically as zcp's binary is (`crt-static`, non-PIE, identical-code folding; \
+the C library's static parts included)",
+        ),
+    ] {
+        if let Some(path) = arg(flag) {
             let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0) as f64;
             let mib = bytes / (1024.0 * 1024.0);
-            let ours = rows.last().map_or(0.0, |r| r.values[0]);
-            format!(
-                "{report}\nThe same peer built with cargo's default release profile (no LTO, 16 \
-codegen units, debug info stripped, symbols kept) is {} MiB; zcp's binary is {:.2} of that.\n",
+            report.push_str(&format!(
+                "\nThe same peer {how} is {} MiB; zcp's binary is {:.2} of that.\n",
                 fmt(mib),
                 ours / mib
-            )
+            ));
         }
-        None => report,
-    };
+    }
     println!("{report}");
     if let Some(out) = arg("--out") {
         let existing = std::fs::read_to_string(&out).unwrap_or_default();
