@@ -171,7 +171,7 @@ pub fn find_service(
             // The nearest name by edit distance (a case slip counts as none), so a typo
             // such as `apii` is answered with `api`, not only with the list.
             let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-            let hint = super::validate::suggest::closest(hostname, refs.iter().copied(), 1)
+            let hint = super::validate::suggest::closest(hostname, &refs, 1)
                 .first()
                 .map(|n| {
                     let case = if n.eq_ignore_ascii_case(hostname) {

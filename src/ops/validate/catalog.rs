@@ -726,7 +726,7 @@ pub fn match_type(text: &str) -> Match {
 fn unknown<'a>(name: &str, names: impl Iterator<Item = &'a str>) -> Match {
     let names: Vec<&str> = names.collect();
     Match::Unknown {
-        suggestions: super::suggest::closest(name, names, 3)
+        suggestions: super::suggest::closest(name, &names, 3)
             .into_iter()
             .map(str::to_owned)
             .collect(),

@@ -256,7 +256,7 @@ pub fn check_setup(content: &str, setup: &str) -> Result<(), Finding> {
         return Ok(());
     }
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    let near = suggest::closest(setup, refs.iter().copied(), 1);
+    let near = suggest::closest(setup, &refs, 1);
     let suggestion = match near.first() {
         Some(n) => format!(
             "did you mean `{n}`? available setups: {}",

@@ -52,7 +52,7 @@ pub fn unknown_keys_beside(
             );
             continue;
         }
-        let near = suggest::closest(&entry.key, allowed.iter().copied(), 3);
+        let near = suggest::closest(&entry.key, allowed, 3);
         let fix = if near.is_empty() {
             format!(
                 "remove it; allowed keys here: {}",

@@ -27,17 +27,13 @@ pub fn distance(a: &str, b: &str) -> usize {
 
 /// Up to `max` candidates close enough to `input` to be a plausible typo, best first.
 /// A candidate that contains the input (or the reverse) also counts, so `node` finds
-/// `nodejs`.
-pub fn closest<'a>(
-    input: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-    max: usize,
-) -> Vec<&'a str> {
+/// `nodejs`. A slice, not an iterator: one copy of the code serves every caller.
+pub fn closest<'a>(input: &str, candidates: &[&'a str], max: usize) -> Vec<&'a str> {
     let limit = (input.chars().count() / 3).max(1);
     let lower = input.to_ascii_lowercase();
     let mut scored: Vec<(usize, &'a str)> = candidates
-        .into_iter()
-        .filter_map(|c| {
+        .iter()
+        .filter_map(|&c| {
             let d = distance(input, c);
             let cl = c.to_ascii_lowercase();
             let contains = lower.len() >= 3 && (cl.contains(&lower) || lower.contains(&cl));
@@ -57,7 +53,7 @@ pub fn closest<'a>(
 
 /// "did you mean `a` or `b`?" text, or a fallback listing the allowed values.
 pub fn did_you_mean(input: &str, candidates: &[&str], what: &str) -> String {
-    let near = closest(input, candidates.iter().copied(), 3);
+    let near = closest(input, candidates, 3);
     if near.is_empty() {
         format!("allowed {what}: {}", quote_list(candidates))
     } else {
@@ -109,12 +105,12 @@ mod tests {
             "cache",
             "base",
         ];
-        assert_eq!(closest("buildComands", keys, 3), vec!["buildCommands"]);
-        assert_eq!(closest("deployfile", keys, 3), vec!["deployFiles"]);
-        assert!(closest("zzzzzzzzzz", keys, 3).is_empty());
-        assert_eq!(closest("cahce", keys, 3), vec!["cache"]);
+        assert_eq!(closest("buildComands", &keys, 3), vec!["buildCommands"]);
+        assert_eq!(closest("deployfile", &keys, 3), vec!["deployFiles"]);
+        assert!(closest("zzzzzzzzzz", &keys, 3).is_empty());
+        assert_eq!(closest("cahce", &keys, 3), vec!["cache"]);
         assert_eq!(
-            closest("node", ["nodejs", "deno", "bun"], 3),
+            closest("node", &["nodejs", "deno", "bun"], 3),
             vec!["nodejs"]
         );
     }

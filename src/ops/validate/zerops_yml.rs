@@ -202,7 +202,7 @@ fn missing_zerops(sink: &mut Sink, top: &[Entry], prefix: &str, at: Pos) {
             "rewrite it as `zerops:` followed by `- setup: <hostname>` items; rename build.build → build.buildCommands, build.prepare → build.prepareCommands, build.deploy → build.deployFiles, run.init → run.initCommands, run.prepare → run.prepareCommands".to_owned(),
         )
     } else {
-        match suggest::closest("zerops", keys.iter().copied(), 1).first() {
+        match suggest::closest("zerops", &keys, 1).first() {
             Some(near) => (
                 format!("no `zerops:` list (found `{near}`)"),
                 "rename it to `zerops`".to_owned(),
