@@ -458,6 +458,25 @@ fn import_creates_services_and_reports_per_service_errors() {
     wait_finished(&c, &queue.processes[0].id);
     assert_eq!(c.get_service(&queue.id).unwrap().status, "ACTIVE");
 
+    // `override: true` re-imports an existing hostname: the service stays as it was (its
+    // id, and its type although the YAML names another), nothing new is created.
+    let api = c
+        .list_services(DEMO_PROJECT_ID)
+        .unwrap()
+        .into_iter()
+        .find(|s| s.name == "api")
+        .unwrap();
+    let count = c.list_services(DEMO_PROJECT_ID).unwrap().len();
+    let yaml = "services:\n  - hostname: api\n    type: bun@1.2\n    override: true\n";
+    let result = c.import_services(DEMO_PROJECT_ID, yaml).unwrap();
+    let kept = &result.service_stacks[0];
+    assert!(kept.error.is_none(), "{:?}", kept.error);
+    assert_eq!(kept.id, api.id);
+    assert!(kept.processes.is_empty());
+    assert_eq!(c.list_services(DEMO_PROJECT_ID).unwrap().len(), count);
+    let after = c.get_service(&api.id).unwrap();
+    assert_eq!(after.type_info, api.type_info);
+
     // Variables from `vault` (with its sensitive flag) and the older `envSecrets`.
     let yaml = "services:\n  - hostname: worker\n    type: nodejs@22\n    envSecrets:\n      OLD: o\n    vault:\n      PLAIN: p\n      TOKEN: {value: t, sensitive: true}\n";
     let result = c.import_services(DEMO_PROJECT_ID, yaml).unwrap();

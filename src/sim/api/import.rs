@@ -113,11 +113,15 @@ impl State {
             let taken = self
                 .services
                 .iter()
-                .any(|s| s.project_id == project_id && s.name == host);
+                .find(|s| s.project_id == project_id && s.name == host)
+                .map(|s| s.id.clone());
             let new_id = self.new_id("svc");
-            if taken {
-                out.push(json!({ "id": new_id, "name": host, "processes": [],
-                    "error": { "code": "serviceStackNameUnavailable", "message": format!("Service stack name {host} is already used."), "meta": null } }));
+            if let Some(id) = taken {
+                // `override: true` re-imports an existing hostname. Live, that is a no-op for
+                // an unchanged service and ignores changed fields: the service stays as is.
+                let kept = service.get("override") == Some(&Value::Bool(true));
+                out.push(json!({ "id": if kept { id } else { new_id }, "name": host, "processes": [],
+                    "error": (!kept).then(|| json!({ "code": "serviceStackNameUnavailable", "message": format!("Service stack name {host} is already used."), "meta": null })) }));
                 continue;
             }
             let entry = resolved.entry;
