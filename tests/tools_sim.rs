@@ -950,6 +950,28 @@ fn import_reports_every_per_service_error() {
         "API_ERROR",
     );
     assert!(err["apiMeta"].to_string().contains("api"), "{err}");
+
+    // With `override: true` the existing `api` is re-imported (the simulator keeps it as it
+    // is, as the platform does with an unchanged service), and said to be, not "created".
+    let yaml = "services:\n  - hostname: api\n    type: nodejs@22\n    override: true\n  - hostname: cron\n    type: nodejs@22\n";
+    let done = expect_ok(&s.call("zerops_import", json!({"content": yaml})));
+    let status = |host: &str| {
+        done["services"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["hostname"] == host)
+            .map(|x| x["status"].clone())
+    };
+    assert_eq!(status("api"), Some(json!("overridden")), "{done}");
+    assert_eq!(status("cron"), Some(json!("created")), "{done}");
+    assert!(
+        done["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with("All 2 services imported"),
+        "{done}"
+    );
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! `zerops_validate` input handling and `zerops_import`: YAML from inline content or a
 //! file, always validated first; a `project:` section is refused (zcp works inside one
 //! existing project); a dry run never calls the API; a real import waits out hostnames
-//! still being deleted, then reports every created service, every per-service error the
+//! still being deleted, then reports every created (or, with `override`, re-imported) service, every per-service error the
 //! API returns (partial failures must not look like success) and follows all processes.
 //! Knows nothing of MCP.
 
@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::auth::Session;
-use crate::platform::{ErrorCode, PlatformError, Process};
+use crate::platform::{ErrorCode, PlatformError, Process, ServiceStack};
 
 use super::follow::{Follow, follow_processes};
 use super::helpers::{followed_json, project_services};
@@ -164,21 +164,23 @@ impl Default for DeletionWait {
     }
 }
 
+/// Returns the project's services once none of `hostnames` is being deleted.
 fn wait_for_deletions(
     session: &Session,
     hostnames: &[String],
     wait: &DeletionWait,
     follow: &mut Follow<'_>,
-) -> Result<(), PlatformError> {
+) -> Result<Vec<ServiceStack>, PlatformError> {
     let started = std::time::Instant::now();
     loop {
-        let deleting: Vec<String> = project_services(session)?
-            .into_iter()
+        let listed = project_services(session)?;
+        let deleting: Vec<&str> = listed
+            .iter()
             .filter(|s| hostnames.contains(&s.name) && s.status == "DELETING")
-            .map(|s| s.name)
+            .map(|s| s.name.as_str())
             .collect();
         if deleting.is_empty() {
-            return Ok(());
+            return Ok(listed);
         }
         if started.elapsed() >= wait.limit {
             return Err(PlatformError::new(
@@ -219,7 +221,8 @@ pub fn import(
     let report = checked(content, file)?;
     let wanted_services = validate::import_services(content).unwrap_or_default();
     let wanted: Vec<String> = wanted_services.iter().map(|s| s.hostname.clone()).collect();
-    wait_for_deletions(session, &wanted, wait, follow)?;
+    // Hostnames the project already has can only be imported with `override: true`.
+    let existing = wait_for_deletions(session, &wanted, wait, follow)?;
     let result = session
         .client
         .import_services(&session.info.project_id, content)?;
@@ -239,8 +242,13 @@ pub fn import(
                 }));
             }
             None => {
+                let status = if existing.iter().any(|s| s.name == stack.name) {
+                    "overridden"
+                } else {
+                    "created"
+                };
                 services.push(
-                    json!({ "hostname": stack.name, "serviceId": stack.id, "status": "created" }),
+                    json!({ "hostname": stack.name, "serviceId": stack.id, "status": status }),
                 );
                 processes.extend(stack.processes.iter().cloned());
             }
@@ -265,13 +273,13 @@ pub fn import(
     let running = done.iter().filter(|(_, e)| *e != Ending::Finished).count();
     let summary = if failed == 0 && process_failed == 0 && canceled == 0 && running == 0 {
         format!(
-            "All {} services created; all {} processes finished",
+            "All {} services imported; all {} processes finished",
             services.len(),
             done.len()
         )
     } else {
         format!(
-            "{} of {} services created ({failed} refused); processes: {finished_ok} finished, {process_failed} failed, {canceled} canceled, {running} still running",
+            "{} of {} services imported ({failed} refused); processes: {finished_ok} finished, {process_failed} failed, {canceled} canceled, {running} still running",
             services.len() - failed,
             services.len()
         )
