@@ -35,8 +35,9 @@ pub fn scope(service_hostname: Option<&str>, project: bool) -> Result<EnvScope, 
         Some(hostname) => Ok(EnvScope::Service(
             super::helpers::check_hostname(hostname)?.to_owned(),
         )),
+        // SERVICE_REQUIRED, as every other tool answers a missing serviceHostname.
         None => Err(PlatformError::new(
-            ErrorCode::InvalidUsage,
+            ErrorCode::ServiceRequired,
             "Provide serviceHostname, or set project: true",
         )
         .with_suggestion(
@@ -695,7 +696,11 @@ mod tests {
         );
         assert_eq!(
             scope(None, false).unwrap_err().code,
-            ErrorCode::InvalidUsage
+            ErrorCode::ServiceRequired
+        );
+        assert_eq!(
+            scope(Some("  "), false).unwrap_err().code,
+            ErrorCode::ServiceRequired
         );
     }
 }
