@@ -781,6 +781,69 @@ fn a_canceled_build_is_reported_as_a_canceled_deploy() {
     );
 }
 
+/// zcli waits for the whole pipeline, longer than many clients wait for an answer. Without
+/// a progress token the deploy stops zcli once the budget is spent and its build runs,
+/// and answers with the build still running; with a token it waits for zcli to end.
+#[test]
+fn without_a_progress_token_a_long_push_is_left_to_the_platform_once_its_build_runs() {
+    let sim = Arc::new(session::start_sim(zcp::sim::SimConfig {
+        process_duration: Duration::from_millis(150),
+        build_duration: Duration::from_secs(30),
+        ..zcp::sim::SimConfig::default()
+    }));
+    let bin = zcli_dir();
+    let work = work_dir(Some(ZEROPS_YML), "grandchild=1\nsleep=60\n");
+    let mut env = deploy_env(&sim, bin.path());
+    env.retain(|(k, _)| k != "ZCP_POLL_BUDGET_MS");
+    env.push(("ZCP_POLL_BUDGET_MS".into(), "1500".into()));
+    let mut s = Session::start(&env);
+    let started = Instant::now();
+    let id = deploy_api(&mut s, work.path(), None);
+    let pids = recorded_pids(work.path());
+    // The budget passes while the upload is still going on: zcli is left alone.
+    std::thread::sleep(Duration::from_millis(2500));
+    assert!(pids.iter().all(support::process_alive), "{pids:?}");
+    sim.push(API_ID, None, None, None).unwrap();
+    let result = expect_ok(&s.result(id));
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "zcli sleeps 60 s"
+    );
+    assert_eq!(result["status"], "BUILDING", "{result}");
+    assert_eq!(result["stillRunning"], true, "{result}");
+    assert!(
+        result["hint"]
+            .as_str()
+            .unwrap()
+            .contains("zcli was stopped once the build had started"),
+        "{result}"
+    );
+    assert_all_gone(&pids);
+
+    // With a progress token zcli is waited for, past the same budget.
+    let sim = Arc::new(session::start_sim(zcp::sim::SimConfig {
+        process_duration: Duration::from_millis(150),
+        build_duration: Duration::from_millis(500),
+        ..zcp::sim::SimConfig::default()
+    }));
+    // The fake counts whole seconds of its shell: `sleep=5` lasts more than 4 s.
+    let work = work_dir(Some(ZEROPS_YML), "sleep=5\nexit=0\n");
+    let mut env = deploy_env(&sim, bin.path());
+    env.retain(|(k, _)| k != "ZCP_POLL_BUDGET_MS");
+    env.push(("ZCP_POLL_BUDGET_MS".into(), "1500".into()));
+    let mut s = Session::start(&env);
+    let started = Instant::now();
+    let id = deploy_api(&mut s, work.path(), Some("deploy-token"));
+    wait_record(work.path());
+    sim.push(API_ID, None, None, None).unwrap();
+    let result = expect_ok(&s.result(id));
+    assert_eq!(result["status"], "DEPLOYED", "{result}");
+    assert!(
+        started.elapsed() >= Duration::from_secs(4),
+        "zcli was cut short"
+    );
+}
+
 #[test]
 fn a_push_without_a_new_build_is_reported_as_such() {
     let sim = fast_sim();

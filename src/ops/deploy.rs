@@ -358,14 +358,37 @@ struct PushOutcome {
     exit_code: Option<i32>,
     timed_out: bool,
     cancelled: bool,
+    /// zcli was stopped once the build ran (see [`push_with_zcli`]).
+    stopped: bool,
     output_tail: String,
 }
 
+/// The push's app version, once the API lists it: newer than every version in `before`
+/// (the service's versions before the push, newest first).
+fn fresh_version(
+    session: &Session,
+    service_id: &str,
+    before: &[String],
+) -> Result<Option<AppVersionEvent>, PlatformError> {
+    let newest = before.first();
+    Ok(
+        service_versions(session, service_id, newest.map(String::as_str))?
+            .into_iter()
+            .take_while(|v| Some(&v.id) != newest)
+            .find(|v| !before.contains(&v.id)),
+    )
+}
+
+/// Runs `zcli push`. zcli waits for the whole pipeline, often longer than a client waits
+/// for an answer (about 60 s in many hosts). So without a progress token, once the follow
+/// budget is spent and the push's build has started (its version is past UPLOADING), zcli
+/// is stopped: the platform goes on building, and the answer says the build is running.
 fn push_with_zcli(
     session: &Session,
     plan: &Plan,
     search: &ZcliSearch,
     timeout: Duration,
+    before: &[String],
     follow: &mut Follow<'_>,
 ) -> Result<PushOutcome, PlatformError> {
     let program = search.find().ok_or_else(|| {
@@ -420,6 +443,7 @@ fn push_with_zcli(
     let mut progress = follow.progress.take();
     let mut log = follow.log.take();
     let token = session.info.token.clone();
+    let budget = follow.config.untracked_budget;
     let mut last = 0.0;
     let outcome = zcli::run_with_ticks(
         &invocation,
@@ -434,7 +458,13 @@ fn push_with_zcli(
                     100.0,
                     &format!("zcli push running ({}s)", elapsed.as_secs()),
                 );
+                return false;
             }
+            elapsed >= budget
+                && fresh_version(session, &plan.service.id, before)
+                    .ok()
+                    .flatten()
+                    .is_some_and(|v| v.status != "UPLOADING")
         },
         &mut |line| {
             if let Some(log) = log.as_mut() {
@@ -452,6 +482,7 @@ fn push_with_zcli(
         exit_code: outcome.exit_code,
         timed_out: outcome.timed_out,
         cancelled: outcome.cancelled,
+        stopped: outcome.stopped,
         output_tail,
     })
 }
@@ -474,6 +505,7 @@ fn push_with_simulator(sim: &SimHandle, plan: &Plan) -> PushOutcome {
             exit_code: Some(0),
             timed_out: false,
             cancelled: false,
+            stopped: false,
             output_tail: format!(
                 "demo: packaged {} for setup {}\ndemo: app version {id} created, build started\n",
                 plan.dir.display(),
@@ -484,6 +516,7 @@ fn push_with_simulator(sim: &SimHandle, plan: &Plan) -> PushOutcome {
             exit_code: Some(1),
             timed_out: false,
             cancelled: false,
+            stopped: false,
             output_tail: message,
         },
     }
@@ -577,11 +610,9 @@ pub fn deploy(
         .into_iter()
         .map(|v| v.id)
         .collect();
-    // Anything newer than the newest known version is the push's.
-    let newest_before = before.first().cloned();
     let started = std::time::Instant::now();
     let pushed = match pusher {
-        Pusher::Zcli(search) => push_with_zcli(session, &plan, search, timeout, follow)?,
+        Pusher::Zcli(search) => push_with_zcli(session, &plan, search, timeout, &before, follow)?,
         Pusher::Simulator(sim) => push_with_simulator(sim, &plan),
     };
     let base = |status: &str| {
@@ -618,7 +649,12 @@ pub fn deploy(
     let remaining = timeout.saturating_sub(started.elapsed());
     let mut config = follow.config;
     config.max_wait = remaining.max(config.fast_interval);
-    config.untracked_budget = config.untracked_budget.min(remaining);
+    // A push stopped at the budget gets one look at its build, then the answer.
+    config.untracked_budget = if pushed.stopped {
+        Duration::ZERO
+    } else {
+        config.untracked_budget.min(remaining)
+    };
     let mut paced = Follow::new(config, follow.cancel, follow.progress.take());
     if paced
         .cancel
@@ -634,11 +670,7 @@ pub fn deploy(
     let mut version: Option<AppVersionEvent> = None;
     let mut polls_without_version = 0;
     let ending = loop {
-        let fresh = service_versions(session, &plan.service.id, newest_before.as_deref())?
-            .into_iter()
-            .take_while(|v| Some(&v.id) != newest_before.as_ref())
-            .find(|v| !before.contains(&v.id));
-        if let Some(v) = fresh {
+        if let Some(v) = fresh_version(session, &plan.service.id, &before)? {
             let failed = v
                 .build
                 .as_ref()
@@ -709,8 +741,14 @@ pub fn deploy(
         });
         result["stillRunning"] = json!(true);
         result["hint"] = json!(format!(
-            "The build continues: follow it with zerops_events (serviceHostname {}) and read its log with zerops_logs buildId {}.",
-            plan.service.name, version.id
+            "{}The build continues: follow it with zerops_events (serviceHostname {}) and read its log with zerops_logs buildId {}.",
+            if pushed.stopped {
+                "Without a progress token zcli was stopped once the build had started, to answer in time. "
+            } else {
+                ""
+            },
+            plan.service.name,
+            version.id
         ));
         return Ok(result);
     }

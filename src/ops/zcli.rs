@@ -64,6 +64,8 @@ pub struct Outcome {
     pub exit_code: Option<i32>,
     pub timed_out: bool,
     pub cancelled: bool,
+    /// Ended because `on_tick` asked for it.
+    pub stopped: bool,
     /// The last [`OUTPUT_TAIL_BYTES`] of stdout and stderr, interleaved as read.
     pub output_tail: String,
     pub duration_ms: u64,
@@ -186,19 +188,19 @@ pub fn run(invocation: &Invocation, cancel: &CancelToken) -> Result<Outcome, Run
         invocation,
         cancel,
         Duration::from_secs(3600),
-        &mut |_| {},
+        &mut |_| false,
         &mut |_| {},
     )
 }
 
 /// Like [`run`], calling `on_tick` with the elapsed time about every `every` while the
-/// child runs (for progress reports), and `on_line` with each complete line of output as it
+/// child runs (for progress reports; it answers true to end the child), and `on_line` with each complete line of output as it
 /// arrives (stdout and stderr together; a line longer than the kept tail may lose its start).
 pub fn run_with_ticks(
     invocation: &Invocation,
     cancel: &CancelToken,
     every: Duration,
-    on_tick: &mut dyn FnMut(Duration),
+    on_tick: &mut dyn FnMut(Duration) -> bool,
     on_line: &mut dyn FnMut(&str),
 ) -> Result<Outcome, RunError> {
     let started = Instant::now();
@@ -248,6 +250,7 @@ pub fn run_with_ticks(
     let mut next_tick = started + every;
     let mut timed_out = false;
     let mut cancelled = false;
+    let mut stopped = false;
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break Some(status),
@@ -259,7 +262,7 @@ pub fn run_with_ticks(
         }
         lines.feed(&tail, on_line);
         if Instant::now() >= next_tick {
-            on_tick(started.elapsed());
+            stopped = on_tick(started.elapsed());
             next_tick += every;
         }
         if Instant::now() >= deadline {
@@ -267,7 +270,7 @@ pub fn run_with_ticks(
         } else if cancel.wait_timeout(Duration::from_millis(50).min(deadline - Instant::now())) {
             cancelled = true;
         }
-        if timed_out || cancelled {
+        if timed_out || cancelled || stopped {
             break terminate(&mut child, group);
         }
     };
@@ -287,6 +290,7 @@ pub fn run_with_ticks(
         exit_code: status.and_then(|s| s.code()),
         timed_out,
         cancelled,
+        stopped,
         output_tail,
         duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
     })

@@ -17,7 +17,7 @@ zcp controls one Zerops project (a PaaS: project -> services -> Linux containers
 - zerops_process: status or cancel of an async process.
 - zerops_delete: delete a service (needs confirm=true and the user's approval).
 Workflow: discover -> knowledge -> write YAML -> validate -> import -> deploy -> subdomain enable -> logs/events to verify.
-Async tools follow their process to the end (with a progress token) or for up to 50 s, then return the process id: continue with zerops_process. zerops_deploy waits for zcli push first.
+Async tools follow their process to the end (with a progress token) or for up to 50 s, then return the process id: continue with zerops_process. A deploy may answer while its build still runs (stillRunning): follow it with zerops_events.
 Env changes reach running containers only after zerops_manage restart.
 Services reach each other over plain http://<hostname>:<port> on the private network; apps must listen on 0.0.0.0.
 Errors are JSON {code, error, suggestion}: follow the suggestion.";
