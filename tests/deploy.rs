@@ -795,16 +795,43 @@ fn without_a_progress_token_a_long_push_is_left_to_the_platform_once_its_build_r
     let work = work_dir(Some(ZEROPS_YML), "grandchild=1\nsleep=60\n");
     let mut env = deploy_env(&sim, bin.path());
     env.retain(|(k, _)| k != "ZCP_POLL_BUDGET_MS");
-    env.push(("ZCP_POLL_BUDGET_MS".into(), "1500".into()));
+    env.push(("ZCP_POLL_BUDGET_MS".into(), "6000".into()));
     let mut s = Session::start(&env);
     let started = Instant::now();
     let id = deploy_api(&mut s, work.path(), None);
     let pids = recorded_pids(work.path());
-    // The budget passes while the upload is still going on: zcli is left alone.
-    std::thread::sleep(Duration::from_millis(2500));
+    let set_start = |version: &str, start: Option<Instant>| {
+        sim.with_state(|st| {
+            for v in st.app_versions.iter_mut().filter(|v| v.id == version) {
+                v.pipeline_started = start;
+            }
+        });
+    };
+    let building = || Some(Instant::now() - Duration::from_secs(10));
+    let until = |at: u64| {
+        let at = started + Duration::from_secs(at);
+        std::thread::sleep(at.saturating_duration_since(Instant::now()));
+    };
+    // The push's build runs, but the 6 s budget has not passed: zcli is left alone.
+    let ours = sim.push(API_ID, None, None, None).unwrap();
+    set_start(&ours, building());
+    until(3);
+    assert!(
+        started.elapsed() < Duration::from_secs(6),
+        "too slow to tell"
+    );
     assert!(pids.iter().all(support::process_alive), "{pids:?}");
-    sim.push(API_ID, None, None, None).unwrap();
+    // Past the budget, the push's version is (back to) uploading while another push to
+    // the same service builds: zcli is still left alone (that build is not ours).
+    set_start(&ours, None);
+    let other = sim.push(API_ID, None, None, None).unwrap();
+    set_start(&other, building());
+    until(9);
+    assert!(pids.iter().all(support::process_alive), "{pids:?}");
+    // Once the push's own build runs, zcli is stopped and the answer names that build.
+    set_start(&ours, building());
     let result = expect_ok(&s.result(id));
+    assert_eq!(result["appVersionId"], ours.as_str(), "{result}");
     assert!(
         started.elapsed() < Duration::from_secs(20),
         "zcli sleeps 60 s"

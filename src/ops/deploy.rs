@@ -363,26 +363,33 @@ struct PushOutcome {
     output_tail: String,
 }
 
-/// The push's app version, once the API lists it: newer than every version in `before`
-/// (the service's versions before the push, newest first).
+/// The push's app version once the API lists it: the oldest version newer than every one
+/// in `before` (the service's versions before the push, newest first), as the push began
+/// right after that list was read; and whether any such new version is still uploading
+/// (another push to the same service may have come since).
 fn fresh_version(
     session: &Session,
     service_id: &str,
     before: &[String],
-) -> Result<Option<AppVersionEvent>, PlatformError> {
+) -> Result<(Option<AppVersionEvent>, bool), PlatformError> {
     let newest = before.first();
-    Ok(
-        service_versions(session, service_id, newest.map(String::as_str))?
-            .into_iter()
-            .take_while(|v| Some(&v.id) != newest)
-            .find(|v| !before.contains(&v.id)),
-    )
+    let mut found = None;
+    let mut uploading = false;
+    for v in service_versions(session, service_id, newest.map(String::as_str))?
+        .into_iter()
+        .take_while(|v| Some(&v.id) != newest)
+        .filter(|v| !before.contains(&v.id))
+    {
+        uploading |= v.status == "UPLOADING";
+        found = Some(v);
+    }
+    Ok((found, uploading))
 }
 
 /// Runs `zcli push`. zcli waits for the whole pipeline, often longer than a client waits
 /// for an answer (about 60 s in many hosts). So without a progress token, once the follow
-/// budget is spent and the push's build has started (its version is past UPLOADING), zcli
-/// is stopped: the platform goes on building, and the answer says the build is running.
+/// budget has passed and the push's build runs (no new version still UPLOADING), zcli is
+/// stopped: the platform goes on building, and the answer says the build is running.
 fn push_with_zcli(
     session: &Session,
     plan: &Plan,
@@ -443,8 +450,11 @@ fn push_with_zcli(
     let mut progress = follow.progress.take();
     let mut log = follow.log.take();
     let token = session.info.token.clone();
-    let budget = follow.config.untracked_budget;
     let mut last = 0.0;
+    // The API is asked at the follow's slow pace (5 s): each look holds up this loop's
+    // cancel checks.
+    let mut next_look = follow.config.untracked_budget;
+    let look_every = follow.config.slow_interval;
     let outcome = zcli::run_with_ticks(
         &invocation,
         &cancel,
@@ -460,11 +470,13 @@ fn push_with_zcli(
                 );
                 return false;
             }
-            elapsed >= budget
-                && fresh_version(session, &plan.service.id, before)
-                    .ok()
-                    .flatten()
-                    .is_some_and(|v| v.status != "UPLOADING")
+            if elapsed < next_look {
+                return false;
+            }
+            next_look = elapsed + look_every;
+            // Stop only once no new version uploads: not ours, nor another push's.
+            fresh_version(session, &plan.service.id, before)
+                .is_ok_and(|(found, uploading)| found.is_some() && !uploading)
         },
         &mut |line| {
             if let Some(log) = log.as_mut() {
@@ -649,16 +661,19 @@ pub fn deploy(
     let remaining = timeout.saturating_sub(started.elapsed());
     let mut config = follow.config;
     config.max_wait = remaining.max(config.fast_interval);
-    // A push stopped at the budget gets one look at its build, then the answer.
+    // A push stopped at the budget gets one look at its build (which the tick has just
+    // seen), then the answer.
     config.untracked_budget = if pushed.stopped {
         Duration::ZERO
     } else {
         config.untracked_budget.min(remaining)
     };
     let mut paced = Follow::new(config, follow.cancel, follow.progress.take());
-    if paced
-        .cancel
-        .wait_timeout(config.fast_interval.min(Duration::from_secs(2)))
+    // (A stopped push has no progress to pace and no time to lose.)
+    if !pushed.stopped
+        && paced
+            .cancel
+            .wait_timeout(config.fast_interval.min(Duration::from_secs(2)))
     {
         return Err(failure(
             base("CANCELED"),
@@ -670,7 +685,7 @@ pub fn deploy(
     let mut version: Option<AppVersionEvent> = None;
     let mut polls_without_version = 0;
     let ending = loop {
-        if let Some(v) = fresh_version(session, &plan.service.id, &before)? {
+        if let (Some(v), _) = fresh_version(session, &plan.service.id, &before)? {
             let failed = v
                 .build
                 .as_ref()
