@@ -969,7 +969,7 @@ fn import_reports_every_per_service_error() {
         done["summary"]
             .as_str()
             .unwrap()
-            .starts_with("All 2 services imported"),
+            .starts_with("Services imported: 2 of 2;"),
         "{done}"
     );
 }

@@ -272,14 +272,15 @@ pub fn import(
         .count();
     let running = done.iter().filter(|(_, e)| *e != Ending::Finished).count();
     let summary = if failed == 0 && process_failed == 0 && canceled == 0 && running == 0 {
+        // Counts, not plurals: "1 of 1" reads right where "all 1 services" did not.
         format!(
-            "All {} services imported; all {} processes finished",
+            "Services imported: {0} of {0}; processes finished: {1} of {1}",
             services.len(),
             done.len()
         )
     } else {
         format!(
-            "{} of {} services imported ({failed} refused); processes: {finished_ok} finished, {process_failed} failed, {canceled} canceled, {running} still running",
+            "Services imported: {} of {} ({failed} refused); processes: {finished_ok} finished, {process_failed} failed, {canceled} canceled, {running} still running",
             services.len() - failed,
             services.len()
         )
