@@ -1,9 +1,9 @@
 //! `zerops_validate` input handling and `zerops_import`: YAML from inline content or a
 //! file, always validated first; a `project:` section is refused (zcp works inside one
 //! existing project); a dry run never calls the API; a real import waits out hostnames
-//! still being deleted, then reports every created (or, with `override`, re-imported) service, every per-service error the
-//! API returns (partial failures must not look like success) and follows all processes.
-//! Knows nothing of MCP.
+//! still being deleted, then reports every created (or, with `override`, re-imported)
+//! service, every per-service error the API returns (partial failures must not look like
+//! success) and follows all processes. Knows nothing of MCP.
 
 use std::path::Path;
 use std::time::Duration;

@@ -194,8 +194,9 @@ pub fn run(invocation: &Invocation, cancel: &CancelToken) -> Result<Outcome, Run
 }
 
 /// Like [`run`], calling `on_tick` with the elapsed time about every `every` while the
-/// child runs (for progress reports; it answers true to end the child), and `on_line` with each complete line of output as it
-/// arrives (stdout and stderr together; a line longer than the kept tail may lose its start).
+/// child runs (for progress reports; it answers true to end the child), and `on_line` with
+/// each complete line of output as it arrives (stdout and stderr together; a line longer
+/// than the kept tail may lose its start).
 pub fn run_with_ticks(
     invocation: &Invocation,
     cancel: &CancelToken,
