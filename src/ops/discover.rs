@@ -37,7 +37,7 @@ pub fn discover(session: &Session, request: &DiscoverRequest) -> Result<Value, P
         .as_deref()
         .filter(|h| !h.trim().is_empty())
     {
-        let found = find_service(services, hostname.trim())?;
+        let found = find_service(&services, hostname.trim())?;
         // The search index can lag; the single-service GET is authoritative.
         let fresh = match session.client.get_service(&found.id) {
             Ok(fresh) => {

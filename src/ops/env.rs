@@ -14,9 +14,7 @@ use crate::auth::Session;
 use crate::platform::{EnvVar, ErrorCode, PlatformError, Process, ServiceStack};
 
 use super::follow::{Follow, follow_processes};
-use super::helpers::{
-    check_hostname, fail_if_failed, find_service, followed_json, project_services,
-};
+use super::helpers::{fail_if_failed, followed_json, project_services, resolve_service_among};
 use super::progress::Ending;
 
 /// Where the variables live.
@@ -251,10 +249,7 @@ fn read(session: &Session, scope: &EnvScope) -> Result<Read, PlatformError> {
             None,
         )),
         EnvScope::Service(hostname) => {
-            // As resolve_service does it, keeping the list.
-            let hostname = check_hostname(hostname)?;
-            let services = project_services(session)?;
-            let service = find_service(services.clone(), hostname)?;
+            let (service, services) = resolve_service_among(session, hostname)?;
             Ok((
                 session.client.get_service_env(&service.id)?,
                 Some(service),

@@ -64,7 +64,7 @@ pub fn events(
     // and report it missing only when nothing of it is found either.
     let mut gone: Option<PlatformError> = None;
     let filter = match service_hostname.map(str::trim).filter(|h| !h.is_empty()) {
-        Some(hostname) => match find_service(services.clone(), hostname) {
+        Some(hostname) => match find_service(&services, hostname) {
             Ok(service) => Some(service.name),
             Err(err) => {
                 gone = Some(err);

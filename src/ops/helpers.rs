@@ -85,9 +85,18 @@ pub fn check_hostname(hostname: &str) -> Result<&str, PlatformError> {
 
 /// Finds a service by exact hostname; otherwise SERVICE_NOT_FOUND listing what exists.
 pub fn resolve_service(session: &Session, hostname: &str) -> Result<ServiceStack, PlatformError> {
+    resolve_service_among(session, hostname).map(|(service, _)| service)
+}
+
+/// [`resolve_service`], also handing back the project's services it was found among, for
+/// a caller that needs them too (one listing instead of two).
+pub fn resolve_service_among(
+    session: &Session,
+    hostname: &str,
+) -> Result<(ServiceStack, Vec<ServiceStack>), PlatformError> {
     let hostname = check_hostname(hostname)?;
     let services = project_services(session)?;
-    find_service(services, hostname)
+    Ok((find_service(&services, hostname)?, services))
 }
 
 /// A service being deleted takes no other change: the platform would accept it and run it
@@ -154,41 +163,39 @@ pub fn available_services(session: &Session) -> String {
 
 /// Picks `hostname` out of a list, or explains which hostnames exist.
 pub fn find_service(
-    services: Vec<ServiceStack>,
+    services: &[ServiceStack],
     hostname: &str,
 ) -> Result<ServiceStack, PlatformError> {
     let hostname = check_hostname(hostname)?;
-    let mut names: Vec<String> = services.iter().map(|s| s.name.clone()).collect();
-    crate::order::sort(&mut names);
-    match services.into_iter().find(|s| s.name == hostname) {
-        Some(service) => Ok(service),
-        None => {
-            let available = if names.is_empty() {
-                "(none)".to_owned()
-            } else {
-                names.join(", ")
-            };
-            // The nearest name by edit distance (a case slip counts as none), so a typo
-            // such as `apii` is answered with `api`, not only with the list.
-            let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-            let hint = super::validate::suggest::closest(hostname, &refs, 1)
-                .first()
-                .map(|n| {
-                    let case = if n.eq_ignore_ascii_case(hostname) {
-                        " Hostnames are case-sensitive:"
-                    } else {
-                        ""
-                    };
-                    format!("{case} Did you mean '{n}'?")
-                })
-                .unwrap_or_default();
-            Err(PlatformError::new(
-                ErrorCode::ServiceNotFound,
-                format!("Service '{hostname}' not found in this project"),
-            )
-            .with_suggestion(format!("Available services: {available}.{hint}")))
-        }
+    if let Some(service) = services.iter().find(|s| s.name == hostname) {
+        return Ok(service.clone());
     }
+    // Only a miss needs the names: sorted for the list, and for the nearest one.
+    let mut names: Vec<&str> = services.iter().map(|s| s.name.as_str()).collect();
+    crate::order::sort(&mut names);
+    let available = if names.is_empty() {
+        "(none)".to_owned()
+    } else {
+        names.join(", ")
+    };
+    // The nearest name by edit distance (a case slip counts as none), so a typo such as
+    // `apii` is answered with `api`, not only with the list.
+    let hint = super::validate::suggest::closest(hostname, &names, 1)
+        .first()
+        .map(|n| {
+            let case = if n.eq_ignore_ascii_case(hostname) {
+                " Hostnames are case-sensitive:"
+            } else {
+                ""
+            };
+            format!("{case} Did you mean '{n}'?")
+        })
+        .unwrap_or_default();
+    Err(PlatformError::new(
+        ErrorCode::ServiceNotFound,
+        format!("Service '{hostname}' not found in this project"),
+    )
+    .with_suggestion(format!("Available services: {available}.{hint}")))
 }
 
 /// The longest `since` duration taken.
@@ -354,32 +361,32 @@ mod tests {
 
     #[test]
     fn find_service_refuses_an_invalid_hostname_instead_of_listing() {
-        let err = find_service(vec![svc("api")], "api;rm").unwrap_err();
+        let err = find_service(&[svc("api")], "api;rm").unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidHostname);
     }
 
     #[test]
     fn unknown_hostnames_list_the_available_ones() {
-        let err = find_service(vec![svc("api"), svc("db")], "API").unwrap_err();
+        let err = find_service(&[svc("api"), svc("db")], "API").unwrap_err();
         assert_eq!(err.code, ErrorCode::ServiceNotFound);
         assert!(err.suggestion.contains("api, db"));
         assert!(
             err.suggestion
                 .contains("case-sensitive: Did you mean 'api'")
         );
-        let typo = find_service(vec![svc("api"), svc("db")], "apii").unwrap_err();
+        let typo = find_service(&[svc("api"), svc("db")], "apii").unwrap_err();
         assert!(typo.suggestion.ends_with("api, db. Did you mean 'api'?"));
         assert!(!typo.suggestion.contains("case-sensitive"));
         // Two letters swapped is one edit: `wbe` is answered with `web`.
-        let swap = find_service(vec![svc("web"), svc("db")], "wbe").unwrap_err();
+        let swap = find_service(&[svc("web"), svc("db")], "wbe").unwrap_err();
         assert!(swap.suggestion.ends_with("Did you mean 'web'?"));
-        let far = find_service(vec![svc("api"), svc("db")], "cache").unwrap_err();
+        let far = find_service(&[svc("api"), svc("db")], "cache").unwrap_err();
         assert!(!far.suggestion.contains("Did you mean"));
         assert_eq!(
-            find_service(vec![], "x").unwrap_err().suggestion,
+            find_service(&[], "x").unwrap_err().suggestion,
             "Available services: (none)."
         );
-        assert_eq!(find_service(vec![svc("api")], "api").unwrap().name, "api");
+        assert_eq!(find_service(&[svc("api")], "api").unwrap().name, "api");
     }
 
     #[test]
