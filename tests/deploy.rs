@@ -829,9 +829,19 @@ fn without_a_progress_token_a_long_push_is_left_to_the_platform_once_its_build_r
     until(9);
     assert!(pids.iter().all(support::process_alive), "{pids:?}");
     // Once the push's own build runs, zcli is stopped and the answer names that build.
+    let version_searches = || {
+        sim.requests()
+            .iter()
+            .filter(|r| r.contains("app-version") && r.ends_with("/search"))
+            .count()
+    };
+    let searched = version_searches();
     set_start(&ours, building());
     let result = expect_ok(&s.result(id));
     assert_eq!(result["appVersionId"], ours.as_str(), "{result}");
+    // The answer is the build that look saw: no look after the stop, which could only
+    // repeat it or fail on a passing API error while the build runs.
+    assert_eq!(version_searches(), searched + 1, "{:?}", sim.requests());
     assert!(
         started.elapsed() < Duration::from_secs(20),
         "zcli sleeps 60 s"

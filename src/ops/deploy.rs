@@ -358,8 +358,9 @@ struct PushOutcome {
     exit_code: Option<i32>,
     timed_out: bool,
     cancelled: bool,
-    /// zcli was stopped once the build ran (see [`push_with_zcli`]).
-    stopped: bool,
+    /// zcli was stopped while this, the push's version, was building (see
+    /// [`push_with_zcli`]).
+    running: Option<AppVersionEvent>,
     output_tail: String,
 }
 
@@ -455,6 +456,7 @@ fn push_with_zcli(
     // cancel checks.
     let mut next_look = follow.config.untracked_budget;
     let look_every = follow.config.slow_interval;
+    let mut running = None;
     let outcome = zcli::run_with_ticks(
         &invocation,
         &cancel,
@@ -475,8 +477,11 @@ fn push_with_zcli(
             }
             next_look = elapsed + look_every;
             // Stop only once no new version uploads: not ours, nor another push's.
-            fresh_version(session, &plan.service.id, before)
-                .is_ok_and(|(found, uploading)| found.is_some() && !uploading)
+            running = match fresh_version(session, &plan.service.id, before) {
+                Ok((found, false)) => found,
+                _ => None,
+            };
+            running.is_some()
         },
         &mut |line| {
             if let Some(log) = log.as_mut() {
@@ -494,7 +499,7 @@ fn push_with_zcli(
         exit_code: outcome.exit_code,
         timed_out: outcome.timed_out,
         cancelled: outcome.cancelled,
-        stopped: outcome.stopped,
+        running: running.filter(|_| outcome.stopped),
         output_tail,
     })
 }
@@ -517,7 +522,7 @@ fn push_with_simulator(sim: &SimHandle, plan: &Plan) -> PushOutcome {
             exit_code: Some(0),
             timed_out: false,
             cancelled: false,
-            stopped: false,
+            running: None,
             output_tail: format!(
                 "demo: packaged {} for setup {}\ndemo: app version {id} created, build started\n",
                 plan.dir.display(),
@@ -528,7 +533,7 @@ fn push_with_simulator(sim: &SimHandle, plan: &Plan) -> PushOutcome {
             exit_code: Some(1),
             timed_out: false,
             cancelled: false,
-            stopped: false,
+            running: None,
             output_tail: message,
         },
     }
@@ -623,10 +628,12 @@ pub fn deploy(
         .map(|v| v.id)
         .collect();
     let started = std::time::Instant::now();
-    let pushed = match pusher {
+    let mut pushed = match pusher {
         Pusher::Zcli(search) => push_with_zcli(session, &plan, search, timeout, &before, follow)?,
         Pusher::Simulator(sim) => push_with_simulator(sim, &plan),
     };
+    let mut version = pushed.running.take();
+    let stopped = version.is_some();
     let base = |status: &str| {
         json!({
             "status": status,
@@ -656,63 +663,61 @@ pub fn deploy(
             "Check zerops_events for the build; raise timeoutSeconds (max 4200) for slow builds.",
         ));
     }
-    // zcli returning is not a finished deploy: find and follow the new app version. A
-    // pause first keeps the last progress report a full interval before the answer.
-    let remaining = timeout.saturating_sub(started.elapsed());
-    let mut config = follow.config;
-    config.max_wait = remaining.max(config.fast_interval);
-    // A push stopped at the budget gets one look at its build (which the tick has just
-    // seen), then the answer.
-    config.untracked_budget = if pushed.stopped {
-        Duration::ZERO
+    let ending = if stopped {
+        // A push stopped at the budget is answered with the build the tick has just seen:
+        // another look could only repeat it, or fail on a passing API error.
+        Some("STILL_RUNNING")
     } else {
-        config.untracked_budget.min(remaining)
-    };
-    let mut paced = Follow::new(config, follow.cancel, follow.progress.take());
-    // (A stopped push has no progress to pace and no time to lose.)
-    if !pushed.stopped
-        && paced
+        // zcli returning is not a finished deploy: find and follow the new app version. A
+        // pause first keeps the last progress report a full interval before the answer.
+        let remaining = timeout.saturating_sub(started.elapsed());
+        let mut config = follow.config;
+        config.max_wait = remaining.max(config.fast_interval);
+        config.untracked_budget = config.untracked_budget.min(remaining);
+        let mut paced = Follow::new(config, follow.cancel, follow.progress.take());
+        if paced
             .cancel
             .wait_timeout(config.fast_interval.min(Duration::from_secs(2)))
-    {
-        return Err(failure(
-            base("CANCELED"),
-            "Cancelled while waiting for the build",
-            "Check zerops_events.",
-        ));
-    }
-    let mut poller = paced.poller();
-    let mut version: Option<AppVersionEvent> = None;
-    let mut polls_without_version = 0;
-    let ending = loop {
-        if let (Some(v), _) = fresh_version(session, &plan.service.id, &before)? {
-            let failed = v
-                .build
+        {
+            return Err(failure(
+                base("CANCELED"),
+                "Cancelled while waiting for the build",
+                "Check zerops_events.",
+            ));
+        }
+        let mut poller = paced.poller();
+        let mut polls_without_version = 0;
+        let ending = loop {
+            if let (Some(v), _) = fresh_version(session, &plan.service.id, &before)? {
+                let failed = v
+                    .build
+                    .as_ref()
+                    .is_some_and(|b| b.pipeline_failed.is_some());
+                let done = !build_in_progress(&v.status) || failed;
+                version = Some(v);
+                if done {
+                    break None;
+                }
+            } else {
+                polls_without_version += 1;
+                if pushed.exit_code != Some(0) && polls_without_version >= 2 {
+                    break None;
+                }
+            }
+            let status = version
                 .as_ref()
-                .is_some_and(|b| b.pipeline_failed.is_some());
-            let done = !build_in_progress(&v.status) || failed;
-            version = Some(v);
-            if done {
-                break None;
+                .map_or("waiting for the app version".to_owned(), |v| {
+                    format!("build {}", v.status)
+                });
+            match poller.wait_next(&status) {
+                Next::Poll => continue,
+                Next::OutOfTime => break Some("STILL_RUNNING"),
+                Next::Cancelled => break Some("CANCELED"),
             }
-        } else {
-            polls_without_version += 1;
-            if pushed.exit_code != Some(0) && polls_without_version >= 2 {
-                break None;
-            }
-        }
-        let status = version
-            .as_ref()
-            .map_or("waiting for the app version".to_owned(), |v| {
-                format!("build {}", v.status)
-            });
-        match poller.wait_next(&status) {
-            Next::Poll => continue,
-            Next::OutOfTime => break Some("STILL_RUNNING"),
-            Next::Cancelled => break Some("CANCELED"),
-        }
+        };
+        follow.progress = paced.progress.take();
+        ending
     };
-    follow.progress = paced.progress.take();
     let Some(version) = version else {
         if ending == Some("CANCELED") {
             return Err(failure(
@@ -757,7 +762,7 @@ pub fn deploy(
         result["stillRunning"] = json!(true);
         result["hint"] = json!(format!(
             "{}The build continues: follow it with zerops_events (serviceHostname {}) and read its log with zerops_logs buildId {}.",
-            if pushed.stopped {
+            if stopped {
                 "Without a progress token zcli was stopped once the build had started, to answer in time. "
             } else {
                 ""
