@@ -177,22 +177,31 @@ fn unpack(packed: &[u8]) -> Vec<(String, String, Extract)> {
         }
     };
     let mut out = Vec::new();
-    let mut rest = raw.as_slice();
+    let mut streams = [&raw[..0]; 3];
+    let Some(mut rest) = fields(&raw, &mut streams) else {
+        crate::warn!("knowledge", "embedded documents are damaged");
+        return out;
+    };
+    let [literals, skips, copies] = streams;
+    let mut script = TextScript {
+        literals,
+        skips,
+        copies,
+    };
     while !rest.is_empty() {
-        let Some((fields, tail)) = record(rest) else {
+        let Some(([path, markdown, see_also, heading], text)) = next_record(&mut rest, &mut script)
+        else {
             crate::warn!(
                 "knowledge",
                 "embedded documents are truncated; the rest is skipped"
             );
             break;
         };
-        rest = tail;
-        let [path, markdown, text, see_also, heading] = fields;
         let Some(path) = path.strip_suffix(".md") else {
             continue;
         };
         let extract = Extract {
-            text: text.to_owned(),
+            text,
             see_also: see_also.lines().map(str::to_owned).collect(),
             heading: (!heading.is_empty()).then(|| heading.to_owned()),
         };
@@ -201,21 +210,75 @@ fn unpack(packed: &[u8]) -> Vec<(String, String, Extract)> {
     out
 }
 
-/// Splits one record (path, markdown, text, See Also lines, heading) off `bytes`.
-fn record(bytes: &[u8]) -> Option<([&str; 5], &[u8])> {
-    let mut fields = [""; 5];
+/// Takes the next record off `rest`: its four fields as text, and its document's text.
+fn next_record<'a>(rest: &mut &'a [u8], script: &mut TextScript) -> Option<([&'a str; 4], String)> {
+    let mut record = [&rest[..0]; 4];
+    *rest = fields(rest, &mut record)?;
+    let [Ok(path), Ok(markdown), Ok(see_also), Ok(heading)] = record.map(std::str::from_utf8)
+    else {
+        return None;
+    };
+    Some(([path, markdown, see_also, heading], script.text(markdown)?))
+}
+
+/// Splits as many fields (each `u32 LE length, bytes`) off `bytes` as `out` has room for,
+/// and returns the rest.
+fn fields<'a>(bytes: &'a [u8], out: &mut [&'a [u8]]) -> Option<&'a [u8]> {
     let mut rest = bytes;
-    for slot in &mut fields {
+    for slot in out {
         let (len, tail) = rest.split_first_chunk::<4>()?;
         let len = usize::try_from(u32::from_le_bytes(*len)).ok()?;
-        if tail.len() < len {
-            return None;
-        }
-        let (field, tail) = tail.split_at(len);
-        *slot = std::str::from_utf8(field).ok()?;
-        rest = tail;
+        (*slot, rest) = tail.split_at_checked(len)?;
     }
-    Some((fields, rest))
+    Some(rest)
+}
+
+/// The streams of build.rs's `text_script`: each document's text as steps that copy runs
+/// of its markdown, read in document order.
+struct TextScript<'a> {
+    literals: &'a [u8],
+    skips: &'a [u8],
+    copies: &'a [u8],
+}
+
+impl TextScript<'_> {
+    /// The next document's text, rebuilt from its `markdown`.
+    fn text(&mut self, markdown: &str) -> Option<String> {
+        let source = markdown.as_bytes();
+        let mut text = Vec::with_capacity(source.len());
+        let mut at = 0usize;
+        for _ in 0..leb128(&mut self.copies)? {
+            self.literal(&mut text)?;
+            at = at.checked_add(leb128(&mut self.skips)?)?;
+            let end = at.checked_add(leb128(&mut self.copies)?)?;
+            text.extend_from_slice(source.get(at..end)?);
+            at = end;
+        }
+        self.literal(&mut text)?;
+        String::from_utf8(text).ok()
+    }
+
+    fn literal(&mut self, text: &mut Vec<u8>) -> Option<()> {
+        let len = leb128(&mut self.literals)?;
+        let (bytes, rest) = self.literals.split_at_checked(len)?;
+        text.extend_from_slice(bytes);
+        self.literals = rest;
+        Some(())
+    }
+}
+
+/// Reads one LEB128 number (at most five bytes) off the front of `bytes`.
+fn leb128(bytes: &mut &[u8]) -> Option<usize> {
+    let mut value = 0u64;
+    for shift in [0, 7, 14, 21, 28] {
+        let (&byte, rest) = bytes.split_first()?;
+        *bytes = rest;
+        value |= u64::from(byte & 0x7f) << shift;
+        if byte & 0x80 == 0 {
+            return usize::try_from(value).ok();
+        }
+    }
+    None
 }
 
 /// Checks an untrusted `zerops://docs/{+path}` URI and returns it normalised (a trailing

@@ -372,29 +372,47 @@ fn the_embedded_store_equals_one_built_from_the_markdown() {
 #[test]
 fn a_damaged_blob_keeps_what_it_can_and_never_panics() {
     assert!(unpack(b"not deflate at all").is_empty());
-    let mut raw = Vec::new();
-    for part in [
-        &b"a.md"[..],
-        b"# A",
-        b"A",
-        b"",
-        b"A",
-        b"b.md",
-        b"# B",
-        b"B",
-        b"",
-        b"B",
-    ] {
-        raw.extend_from_slice(&(part.len() as u32).to_le_bytes());
-        raw.extend_from_slice(part);
-    }
+    // Two documents, "# A" and "# B", whose texts ("A", "B") are each one step: no
+    // literal, skip 2 bytes, copy 1; no literal at the end.
+    let blob = |skips: &[u8]| {
+        let field = |raw: &mut Vec<u8>, part: &[u8]| {
+            raw.extend_from_slice(&(part.len() as u32).to_le_bytes());
+            raw.extend_from_slice(part);
+        };
+        let mut records = Vec::new();
+        for part in [&b"a.md"[..], b"# A", b"", b"A", b"b.md", b"# B", b"", b"B"] {
+            field(&mut records, part);
+        }
+        let mut raw = Vec::new();
+        for part in [&[0, 0, 0, 0][..], skips, &[1, 1, 1, 1]] {
+            field(&mut raw, part);
+        }
+        raw.extend_from_slice(&records);
+        raw
+    };
+    let whole = unpack(&miniz_oxide::deflate::compress_to_vec(&blob(&[2, 2]), 6));
+    let texts: Vec<&str> = whole.iter().map(|d| d.2.text.as_str()).collect();
+    assert_eq!(texts, ["A", "B"]);
+    // The last record cut short: the first document is kept.
+    let mut raw = blob(&[2, 2]);
     raw.truncate(raw.len() - 1);
-    let packed = miniz_oxide::deflate::compress_to_vec(&raw, 6);
-    let unpacked = unpack(&packed);
+    let unpacked = unpack(&miniz_oxide::deflate::compress_to_vec(&raw, 6));
     assert_eq!(unpacked.len(), 1);
     assert_eq!(
         (unpacked[0].0.as_str(), unpacked[0].1.as_str()),
         ("a", "# A")
     );
     assert_eq!(unpacked[0].2.heading.as_deref(), Some("A"));
+    assert_eq!(unpacked[0].2.text, "A");
+    // A script that points past its markdown stops there, without a panic.
+    let unpacked = unpack(&miniz_oxide::deflate::compress_to_vec(&blob(&[2, 9]), 6));
+    assert_eq!(unpacked.len(), 1);
+    // Streams cut short lose everything, quietly.
+    assert!(
+        unpack(&miniz_oxide::deflate::compress_to_vec(
+            &blob(&[2, 2])[..9],
+            6
+        ))
+        .is_empty()
+    );
 }
