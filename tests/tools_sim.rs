@@ -587,6 +587,13 @@ fn env_references_to_missing_services_are_warned_about() {
             "{warning}"
         );
     }
+    // The nearest hostname is offered.
+    for (warning, near) in warnings.iter().zip(["db", "cache", "db"]) {
+        assert!(
+            warning.contains(&format!("(did you mean '{near}'?)")),
+            "{warning}"
+        );
+    }
     // Stored all the same: the platform takes them.
     assert!(has(&service_env(&sim, API_ID), "X_DB", "${dbb_hostname}"));
     // The check uses the hostnames listed to find the service: no list more.
@@ -606,6 +613,48 @@ fn env_references_to_missing_services_are_warned_about() {
     ));
     assert_eq!(strings(&set["warnings"]).len(), 2, "{set}");
     assert_eq!(lists(&sim), before + 1);
+}
+
+/// A reference to a key the service does not have, but one near it, is warned about with
+/// that key; a key far from all of them (it may come from the service's zerops.yml) is
+/// not. Each referenced service's variables are read once.
+#[test]
+fn env_references_to_misspelt_keys_are_warned_about() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let env_reads = |sim: &SimHandle| {
+        sim.requests()
+            .iter()
+            .filter(|r| r.starts_with("GET /service-stack/") && r.ends_with("/env"))
+            .count()
+    };
+    let before = env_reads(&sim);
+    let set = expect_ok(&s.call(
+        "zerops_env",
+        json!({"action": "set", "serviceHostname": "api", "variables": [
+            "DB_HOST=${db_hostnme}",
+            "DB_URL=${db_connectionString} ${db_pasword} ${db_API_BASE}",
+            "DB_USER=${db_user}",
+        ]}),
+    ));
+    let warnings = strings(&set["warnings"]);
+    assert_eq!(warnings.len(), 2, "{set}");
+    assert!(
+        warnings[0].starts_with(
+            "DB_HOST: 'db' has no variable 'hostnme' for ${db_hostnme} (did you mean 'hostname'?)"
+        ),
+        "{}",
+        warnings[0]
+    );
+    assert!(
+        warnings[1].starts_with("DB_URL: 'db' has no variable 'pasword'")
+            && warnings[1].contains("(did you mean 'password'?)"),
+        "{}",
+        warnings[1]
+    );
+    // The service's own variables, then db's once for all five references.
+    assert_eq!(env_reads(&sim) - before, 2, "{:?}", sim.requests());
+    assert!(has(&service_env(&sim, API_ID), "DB_HOST", "${db_hostnme}"));
 }
 
 #[test]

@@ -383,11 +383,14 @@ pub fn set(
     finish(session, service.as_ref(), processes, follow, changes)
 }
 
-/// `${host_key}` references to a service the project does not have: the platform stores
-/// them, and the app gets the text as written. Only a prefix that can be a hostname
-/// (lowercase letters and digits) counts, so `${DB_URL}` is left alone, and so is a name
-/// that is a variable here. The services come from `read` (service scope), or are listed
-/// only when such a reference is found (project scope).
+/// `${host_key}` references that cannot resolve: to a service the project does not have,
+/// or to a key near one the service has (`${db_hostnme}`); the platform stores them, and
+/// the app gets the text as written. Only a prefix that can be a hostname (lowercase
+/// letters and digits) counts, so `${DB_URL}` is left alone, and so is a name that is a
+/// variable here. The services come from `read` (service scope), or are listed only when
+/// such a reference is found (project scope); a referenced service's variables are read
+/// once. A key with no near match is not warned about: it may come from the service's
+/// zerops.yml, which the listing may not show.
 fn unknown_references(
     session: &Session,
     assignments: &[(String, String)],
@@ -395,12 +398,13 @@ fn unknown_references(
     mut services: Option<Vec<ServiceStack>>,
 ) -> Vec<String> {
     let mut warnings = Vec::new();
+    let mut their_vars: Vec<(String, Vec<String>)> = Vec::new();
     for (key, value) in assignments {
         for part in value.split("${").skip(1) {
             let Some((name, _)) = part.split_once('}') else {
                 continue;
             };
-            let Some((host, _)) = name.split_once('_') else {
+            let Some((host, wanted)) = name.split_once('_') else {
                 continue;
             };
             if !host.starts_with(|c: char| c.is_ascii_lowercase())
@@ -415,14 +419,47 @@ fn unknown_references(
             // An empty list is a failed read: no warning rather than a wrong one.
             let known =
                 services.get_or_insert_with(|| project_services(session).unwrap_or_default());
-            if !known.is_empty() && !known.iter().any(|s| s.name == host) {
-                warnings.push(format!(
-                    "{key}: no service '{host}' for ${{{name}}}: the app would get the text as written (unless {name} is a project variable)."
-                ));
+            let Some(service) = known.iter().find(|s| s.name == host) else {
+                if !known.is_empty() {
+                    let names: Vec<&str> = known.iter().map(|s| s.name.as_str()).collect();
+                    warnings.push(format!(
+                        "{key}: no service '{host}' for ${{{name}}}{}: the app would get the text as written (unless {name} is a project variable).",
+                        did_you_mean(host, &names)
+                    ));
+                }
+                continue;
+            };
+            let keys = match their_vars.iter().position(|(id, _)| *id == service.id) {
+                Some(i) => &their_vars[i].1,
+                None => {
+                    let keys = session
+                        .client
+                        .get_service_env(&service.id)
+                        .map(|vars| vars.into_iter().map(|v| v.key).collect())
+                        .unwrap_or_default();
+                    their_vars.push((service.id.clone(), keys));
+                    &their_vars[their_vars.len() - 1].1
+                }
+            };
+            let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+            if !keys.contains(&wanted) {
+                let hint = did_you_mean(wanted, &keys);
+                if !hint.is_empty() {
+                    warnings.push(format!(
+                        "{key}: '{host}' has no variable '{wanted}' for ${{{name}}}{hint}: the app would get the text as written."
+                    ));
+                }
             }
         }
     }
     warnings
+}
+
+/// ` (did you mean 'x'?)` for the nearest of `names`, or nothing.
+fn did_you_mean(input: &str, names: &[&str]) -> String {
+    super::validate::suggest::closest(input, names, 1)
+        .first()
+        .map_or_else(String::new, |near| format!(" (did you mean '{near}'?)"))
 }
 
 /// A project variable cannot be updated in place by zcp's calls: delete, then create.
