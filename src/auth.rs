@@ -12,6 +12,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
@@ -390,6 +391,11 @@ enum AuthState {
     /// A definitive failure, with the credentials it was for (none when there were none):
     /// it stands until the credentials change (a new `zcli login`, say).
     Failed(PlatformError, Option<Credentials>),
+    /// A passing failure (timeout, 503) of attempt number `n`: the callers that were
+    /// waiting for that attempt get its answer instead of each trying again in turn (with
+    /// an API that does not answer, that would be one full timeout per waiting call). A
+    /// later call tries again.
+    Passing(PlatformError, Option<Credentials>, u64),
 }
 
 /// Authenticates on first use, at most one attempt at a time.
@@ -398,6 +404,8 @@ pub struct Authenticator {
     direct: Option<Credentials>,
     factory: ClientFactory,
     state: Mutex<AuthState>,
+    /// Attempts finished (counted under the `state` lock).
+    attempts: AtomicU64,
 }
 
 impl Authenticator {
@@ -408,6 +416,7 @@ impl Authenticator {
             direct: None,
             factory,
             state: Mutex::new(AuthState::Fresh),
+            attempts: AtomicU64::new(0),
         }
     }
 
@@ -423,11 +432,13 @@ impl Authenticator {
             direct: Some(creds),
             factory,
             state: Mutex::new(AuthState::Fresh),
+            attempts: AtomicU64::new(0),
         }
     }
 
     /// The session, authenticating now if needed.
     pub fn session(&self) -> Result<Arc<Session>, PlatformError> {
+        let arrived_after = self.attempts.load(Ordering::Acquire);
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         let creds = self.credentials();
         match (&*state, &creds) {
@@ -441,12 +452,19 @@ impl Authenticator {
                 return Err(err.clone());
             }
             (AuthState::Failed(err, None), Err(_)) => return Err(err.clone()),
+            // An attempt that ended while this call waited for it, with these credentials.
+            (AuthState::Passing(err, tried, n), now)
+                if *n > arrived_after && tried.as_ref() == now.as_ref().ok() =>
+            {
+                return Err(err.clone());
+            }
             _ => {}
         }
         let (result, tried) = match creds {
             Ok(creds) => (self.attempt(&creds), Some(creds)),
             Err(err) => (Err(err), None),
         };
+        let number = self.attempts.fetch_add(1, Ordering::AcqRel) + 1;
         match result {
             Ok(session) => {
                 crate::info!(
@@ -468,6 +486,10 @@ impl Authenticator {
                         "authentication failed for now ({}); will retry on the next call",
                         err.code
                     );
+                    // (A working session made from other credentials is kept.)
+                    if !matches!(*state, AuthState::Ready(..)) {
+                        *state = AuthState::Passing(err.clone(), tried, number);
+                    }
                 } else {
                     crate::warn!(
                         "auth",

@@ -433,6 +433,70 @@ fn concurrent_first_uses_authenticate_once() {
     assert_eq!(checks, 1);
 }
 
+/// With an API that takes connections but never answers, the calls that waited for the
+/// first attempt get its failure instead of each trying again in turn (a full timeout
+/// apiece: the fourth caller would wait four); a later call tries again.
+#[test]
+fn callers_waiting_on_a_failed_attempt_share_its_answer() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", silent.local_addr().unwrap());
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let counter = accepted.clone();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in silent.incoming().flatten() {
+            counter.fetch_add(1, Ordering::SeqCst);
+            held.push(stream);
+        }
+    });
+    let timeout = Duration::from_secs(2);
+    let factory: auth::ClientFactory = Box::new(move |creds| {
+        (
+            Arc::new(zcp::platform::ZeropsClient::with_timeout(
+                &creds.api_host,
+                &creds.token,
+                timeout,
+            )),
+            Arc::new(zcp::platform::HttpLogFetcher::new(timeout)),
+        )
+    });
+    let home = tempfile::tempdir().unwrap();
+    let auth = Arc::new(Authenticator::new(
+        env(
+            &[("ZEROPS_TOKEN", SCOPED), ("ZEROPS_API_HOST", &url)],
+            home.path(),
+            Os::Linux,
+        ),
+        factory,
+    ));
+    let gate = Arc::new(std::sync::Barrier::new(4));
+    let callers: Vec<_> = (0..4)
+        .map(|_| {
+            let (auth, gate) = (auth.clone(), gate.clone());
+            std::thread::spawn(move || {
+                gate.wait();
+                auth.session().map(|_| ())
+            })
+        })
+        .collect();
+    for caller in callers {
+        let err = caller.join().unwrap().unwrap_err();
+        assert!(err.is_transient(), "{err:?}");
+    }
+    assert_eq!(
+        accepted.load(Ordering::SeqCst),
+        1,
+        "one attempt for all four"
+    );
+    assert!(auth.session().unwrap_err().is_transient());
+    assert_eq!(
+        accepted.load(Ordering::SeqCst),
+        2,
+        "a later call tries again"
+    );
+}
+
 // ---------------------------------------------------------------------------------------
 // The binary.
 
