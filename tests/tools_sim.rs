@@ -1137,18 +1137,51 @@ fn delete_needs_confirmation_and_then_removes_the_service() {
     ));
     assert_eq!(again["status"], "already_deleting", "{again}");
     assert_eq!(mutations(&sim).len(), before, "{:?}", mutations(&sim));
-    // Nor is a service being deleted restarted or scaled.
-    for args in [
-        json!({"action": "restart", "serviceHostname": "api"}),
-        json!({"action": "scale", "serviceHostname": "api", "maxRam": 4}),
+    // Nor is a service being deleted restarted, scaled, given variables, a subdomain or
+    // code; its variables can still be read.
+    let code = tempfile::tempdir().unwrap();
+    std::fs::write(
+        code.path().join("zerops.yml"),
+        "zerops:\n  - setup: api\n    build:\n      base: nodejs@22\n      deployFiles: ./\n    run:\n      base: nodejs@22\n      start: node index.js\n",
+    )
+    .unwrap();
+    for (tool, args) in [
+        (
+            "zerops_manage",
+            json!({"action": "restart", "serviceHostname": "api"}),
+        ),
+        (
+            "zerops_manage",
+            json!({"action": "scale", "serviceHostname": "api", "maxRam": 4}),
+        ),
+        (
+            "zerops_env",
+            json!({"action": "set", "serviceHostname": "api", "variables": ["X=1"]}),
+        ),
+        (
+            "zerops_env",
+            json!({"action": "delete", "serviceHostname": "api", "variables": ["X"]}),
+        ),
+        (
+            "zerops_subdomain",
+            json!({"action": "enable", "serviceHostname": "api"}),
+        ),
+        (
+            "zerops_deploy",
+            json!({"serviceHostname": "api", "workingDir": code.path().display().to_string()}),
+        ),
     ] {
-        let refused = expect_error(&s.call("zerops_manage", args), "INVALID_USAGE");
+        let refused = expect_error(&s.call(tool, args), "INVALID_USAGE");
         assert!(
             refused["error"].as_str().unwrap().contains("being deleted"),
             "{refused}"
         );
     }
     assert_eq!(mutations(&sim).len(), before, "{:?}", mutations(&sim));
+    expect_ok(&s.call(
+        "zerops_env",
+        json!({"action": "get", "serviceHostname": "api"}),
+    ));
     let gone = sim.with_state(|st| {
         st.tick(Instant::now());
         !st.services.iter().any(|x| x.id == WEB_ID)

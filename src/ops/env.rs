@@ -14,7 +14,9 @@ use crate::auth::Session;
 use crate::platform::{EnvVar, ErrorCode, PlatformError, Process, ServiceStack};
 
 use super::follow::{Follow, follow_processes};
-use super::helpers::{fail_if_failed, followed_json, project_services, resolve_service_among};
+use super::helpers::{
+    fail_if_failed, followed_json, project_services, refuse_if_deleting, resolve_service_among,
+};
 use super::progress::Ending;
 
 /// Where the variables live.
@@ -259,6 +261,11 @@ fn read(session: &Session, scope: &EnvScope) -> Result<Read, PlatformError> {
     }
 }
 
+/// A service being deleted takes no variable changes (reading them is fine).
+fn refuse_change_if_deleting(service: Option<&ServiceStack>) -> Result<(), PlatformError> {
+    service.map_or(Ok(()), |s| refuse_if_deleting(s, "change the variables of"))
+}
+
 /// What `read` returns: variables, the service (service scope), the project's services
 /// (when listed on the way).
 type Read = (Vec<EnvVar>, Option<ServiceStack>, Option<Vec<ServiceStack>>);
@@ -317,6 +324,7 @@ pub fn set(
 ) -> Result<Value, PlatformError> {
     let assignments = parse_assignments(lines)?;
     let (current, service, services) = read(session, scope)?;
+    refuse_change_if_deleting(service.as_ref())?;
     if let Some((key, _)) = assignments
         .iter()
         .find(|(k, _)| current.iter().any(|v| &v.key == k && is_platform(v)))
@@ -492,6 +500,7 @@ pub fn delete(
 ) -> Result<Value, PlatformError> {
     let keys = parse_keys(lines)?;
     let (current, service, _) = read(session, scope)?;
+    refuse_change_if_deleting(service.as_ref())?;
     // Check every key first, so nothing is deleted when one is wrong.
     let mut targets = Vec::new();
     for key in &keys {

@@ -17,7 +17,9 @@ use crate::platform::{ErrorCode, PlatformError, Process, ServiceStack};
 
 use super::discover::subdomain_url;
 use super::follow::{Follow, follow_process};
-use super::helpers::{canceled, data_service_kind, followed_json, resolve_service};
+use super::helpers::{
+    canceled, data_service_kind, followed_json, refuse_if_deleting, resolve_service,
+};
 use super::progress::Ending;
 
 /// Waits between retries of a `noSubdomainPorts` refusal.
@@ -110,6 +112,7 @@ pub fn set(
     let listed = resolve_service(session, hostname)?;
     let service = session.client.get_service(&listed.id)?;
     let action = if enable { "enable" } else { "disable" };
+    refuse_if_deleting(&service, &format!("{action} the subdomain of"))?;
     let mut result = json!({ "serviceHostname": service.name, "serviceId": service.id, "action": action, "warnings": [] });
     if service.subdomain_access == enable {
         result["status"] = json!(if enable {
