@@ -92,6 +92,75 @@ fn list_and_instructions() -> (String, Value, String) {
     (raw, answer["result"].clone(), instructions)
 }
 
+/// Problems with `value` against `schema`, strictly (no coercion), for the keywords the
+/// output schemas use: `type` (one or a list), `properties`, `required`, `items`. Strict
+/// clients (the TypeScript and Python SDKs) refuse a result whose structured content
+/// does not validate.
+fn conformance(schema: &Value, value: &Value, path: &str, problems: &mut Vec<String>) {
+    let kind = match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    let allowed: Vec<&str> = match &schema["type"] {
+        Value::String(t) => vec![t.as_str()],
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    let fits = |t: &&str| *t == kind || (*t == "number" && kind == "integer");
+    if !allowed.is_empty() && !allowed.iter().any(fits) {
+        problems.push(format!("{path}: {kind}, not {allowed:?}"));
+    }
+    for required in schema["required"].as_array().into_iter().flatten() {
+        if value.get(required.as_str().unwrap_or("")).is_none() {
+            problems.push(format!("{path}: no {required}"));
+        }
+    }
+    if let (Some(properties), Some(object)) = (schema["properties"].as_object(), value.as_object())
+    {
+        for (key, inner) in properties {
+            if let Some(member) = object.get(key) {
+                conformance(inner, member, &format!("{path}.{key}"), problems);
+            }
+        }
+    }
+    if let (Some(items), Some(list)) = (schema.get("items"), value.as_array()) {
+        for (i, item) in list.iter().enumerate() {
+            conformance(items, item, &format!("{path}[{i}]"), problems);
+        }
+    }
+}
+
+/// An event whose process or app version came without a creation time has a null
+/// timestamp, which its schema must admit.
+#[test]
+fn output_schemas_admit_what_the_tools_can_return() {
+    let (_, result, _) = list_and_instructions();
+    let schema = result["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "zerops_events")
+        .unwrap()["outputSchema"]
+        .clone();
+    let event = json!({"events": [{"timestamp": null, "type": "process", "action": "restart", "status": "FINISHED", "service": "api"}], "summary": {}});
+    let mut problems = Vec::new();
+    conformance(&schema, &event, "", &mut problems);
+    assert!(problems.is_empty(), "{problems:?}");
+    // The checker itself catches a wrong type.
+    conformance(
+        &schema,
+        &json!({"events": [{"timestamp": 7}], "summary": {}}),
+        "",
+        &mut problems,
+    );
+    assert_eq!(problems.len(), 1, "{problems:?}");
+}
+
 #[test]
 fn every_tool_follows_the_conventions() {
     let (raw, result, instructions) = list_and_instructions();
@@ -389,7 +458,18 @@ fn one_call_per_tool_golden() {
             json!({"serviceHostname": "web", "limit": 3}),
         ),
     ];
+    let (_, listed, _) = list_and_instructions();
+    let output_schema = |tool: &str| {
+        listed["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == tool)
+            .unwrap()["outputSchema"]
+            .clone()
+    };
     let mut out = Vec::new();
+    let mut validated = 0;
     for (tool, arguments) in calls {
         let result = if tool == "zerops_deploy" {
             let id = s.start_call(tool, arguments.clone(), None);
@@ -400,6 +480,12 @@ fn one_call_per_tool_golden() {
         } else {
             s.call(tool, arguments.clone())
         };
+        if let Some(structured) = result.get("structuredContent") {
+            validated += 1;
+            let mut problems = Vec::new();
+            conformance(&output_schema(tool), structured, tool, &mut problems);
+            assert!(problems.is_empty(), "{problems:?}");
+        }
         let mut shown = summary(&result);
         if tool == "zerops_knowledge" {
             // The documents change on their own schedule: keep the shape, not the text.
@@ -435,5 +521,15 @@ fn one_call_per_tool_golden() {
     }
     let names: Vec<&str> = out.iter().map(|c| c["tool"].as_str().unwrap()).collect();
     assert_eq!(names, TOOLS, "one call per tool");
+    // Every successful call carried structured content, and it conformed.
+    let errors = out
+        .iter()
+        .filter(|c| c["result"]["isError"] == true)
+        .count();
+    assert_eq!(
+        validated,
+        TOOLS.len() - errors,
+        "structured content checked"
+    );
     golden("calls.json", &Value::Array(out));
 }

@@ -28,7 +28,7 @@ Filter by serviceHostname; limit defaults to 50. Use it to see whether a build f
             "properties": {
                 "projectId": {"type": "string"},
                 "events": {"type": "array", "items": {"type": "object", "properties": {
-                    "timestamp": {"type": "string"}, "type": {"type": "string"}, "action": {"type": "string"},
+                    "timestamp": {"type": ["string", "null"]}, "type": {"type": "string"}, "action": {"type": "string"},
                     "status": {"type": "string"}, "service": {"type": "string"}
                 }}},
                 "summary": {"type": "object"}
