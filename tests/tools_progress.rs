@@ -353,3 +353,33 @@ fn an_import_waiting_for_a_deletion_keeps_one_total() {
         "the import's own follow reports too: {notes:?}"
     );
 }
+
+/// `logging/setLevel` reaches a call already running: the messages of its later steps
+/// follow the level in force when each is written, not the one when the call began.
+#[test]
+fn a_log_level_change_reaches_calls_already_running() {
+    let mut s = Session::start(&[("ZCP_TEST_TOOLS".into(), "1".into())]);
+    let id = s.start_call("test_slow", json!({"ms": 3000, "steps": 15}), None);
+    let messages = |s: &Session| {
+        s.lines()
+            .iter()
+            .filter(|l| l.value["method"] == "notifications/message")
+            .count()
+    };
+    std::thread::sleep(Duration::from_millis(700));
+    assert_eq!(messages(&s), 0, "no level asked for yet");
+    s.request("logging/setLevel", json!({"level": "info"}));
+    std::thread::sleep(Duration::from_millis(900));
+    let while_info = messages(&s);
+    assert!(while_info >= 2, "{while_info} messages at info");
+    s.request("logging/setLevel", json!({"level": "error"}));
+    // Written before the level changed, a message may still arrive just after: let it.
+    std::thread::sleep(Duration::from_millis(100));
+    let at_error = messages(&s);
+    s.wait_for(id);
+    assert_eq!(
+        messages(&s),
+        at_error,
+        "info messages after the level went to error"
+    );
+}

@@ -2,6 +2,7 @@
 //! protocol log sink. The reporter and the sink write through the shared writer and only
 //! while the request is open, so nothing of a request can follow its reply.
 
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -146,19 +147,40 @@ pub struct LogSink {
 }
 
 struct LogInner {
-    threshold: LogLevel,
+    threshold: Threshold,
     writer: Arc<Writer>,
     state: Arc<RequestState>,
 }
 
+/// The least severe level a call's log messages go out at.
+pub(crate) enum Threshold {
+    /// The client asked for none.
+    Off,
+    /// Fixed for the call (the stateless revision names it in each request's `_meta`).
+    Fixed(LogLevel),
+    /// What `logging/setLevel` last set (a `LogLevel` as `u8`, anything else for none),
+    /// read at each message: a change reaches calls already running.
+    Shared(Arc<AtomicU8>),
+}
+
+impl LogInner {
+    fn threshold(&self) -> Option<LogLevel> {
+        match &self.threshold {
+            Threshold::Off => None,
+            Threshold::Fixed(level) => Some(*level),
+            Threshold::Shared(level) => LogLevel::from_u8(level.load(Ordering::Acquire)),
+        }
+    }
+}
+
 impl LogSink {
     pub(crate) fn new(
-        threshold: Option<LogLevel>,
+        threshold: Threshold,
         writer: Arc<Writer>,
         state: Arc<RequestState>,
     ) -> LogSink {
         LogSink {
-            inner: threshold.map(|threshold| {
+            inner: (!matches!(threshold, Threshold::Off)).then(|| {
                 Arc::new(LogInner {
                     threshold,
                     writer,
@@ -172,11 +194,10 @@ impl LogSink {
         LogSink { inner: None }
     }
 
-    /// Whether the client asked for log messages at `level` (or more verbose).
-    pub fn wants(&self, level: LogLevel) -> bool {
-        self.inner
-            .as_ref()
-            .is_some_and(|inner| level >= inner.threshold)
+    /// Whether the client can get log messages during this call (it may change its level
+    /// meanwhile: [`LogSink::log`] checks each message).
+    pub fn may_log(&self) -> bool {
+        self.inner.is_some()
     }
 
     /// Logs `data` under `logger` if `level` is at or above what the client asked for.
@@ -184,7 +205,7 @@ impl LogSink {
         let Some(inner) = &self.inner else {
             return false;
         };
-        if level < inner.threshold {
+        if inner.threshold().is_none_or(|threshold| level < threshold) {
             return false;
         }
         let params = json!({ "level": level.as_str(), "logger": logger, "data": data });

@@ -6,6 +6,7 @@ use std::sync::atomic::Ordering;
 
 use serde_json::{Value, json};
 
+use super::context::Threshold;
 use super::era::{self, EnvelopeInfo, Era, LegacyVersion};
 use super::framing::Frame;
 use super::inflight::RequestState;
@@ -235,11 +236,13 @@ impl Shared {
     }
 
     /// The level protocol logs are sent at for this call, if any.
-    pub(crate) fn log_threshold(&self, call: &Call<'_>) -> Option<LogLevel> {
+    pub(crate) fn log_threshold(&self, call: &Call<'_>) -> Threshold {
         if call.era.is_modern() {
-            call.envelope.log_level
+            call.envelope
+                .log_level
+                .map_or(Threshold::Off, Threshold::Fixed)
         } else {
-            LogLevel::from_u8(self.legacy_log_level.load(Ordering::Acquire))
+            Threshold::Shared(self.legacy_log_level.clone())
         }
     }
 

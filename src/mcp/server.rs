@@ -145,7 +145,7 @@ impl ServerBuilder {
                 pool: Pool::new(self.workers),
                 inflight: Inflight::default(),
                 negotiated: AtomicU8::new(NOT_NEGOTIATED),
-                legacy_log_level: AtomicU8::new(NOT_NEGOTIATED),
+                legacy_log_level: Arc::new(AtomicU8::new(NOT_NEGOTIATED)),
                 tools_cache: Default::default(),
                 events: Mutex::new(None),
                 batches_running: Default::default(),
@@ -173,7 +173,7 @@ pub(crate) struct Shared {
     /// Index of the negotiated legacy version, or [`NOT_NEGOTIATED`].
     pub(crate) negotiated: AtomicU8,
     /// Level set by legacy `logging/setLevel`, or [`NOT_NEGOTIATED`] (send nothing).
-    pub(crate) legacy_log_level: AtomicU8,
+    pub(crate) legacy_log_level: Arc<AtomicU8>,
     /// `tools/list` arrays per shape, built once: byte-identical answers.
     pub(crate) tools_cache: [OnceLock<String>; 3],
     events: Mutex<Option<Sender<ExitReason>>>,

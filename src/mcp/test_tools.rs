@@ -119,6 +119,8 @@ fn slow() -> Tool {
                 }
                 // Never report on the step that ends the call: the last progress must
                 // precede the reply by a full step.
+                ctx.log
+                    .log(LogLevel::Info, "test_slow", json!(format!("step {i}")));
                 if i < steps {
                     ctx.progress.report(
                         i as f64,

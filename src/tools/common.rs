@@ -78,7 +78,7 @@ pub fn follow<'a>(ctx: &'a ToolContext, poll: PollConfig) -> Follow<'a> {
     };
     // A long operation's own output (zcli's, during a deploy) as info log messages, for a
     // client that asked for them with logging/setLevel.
-    let log: Option<LogBox<'a>> = ctx.log.wants(LogLevel::Info).then(|| {
+    let log: Option<LogBox<'a>> = ctx.log.may_log().then(|| {
         let sink = ctx.log.clone();
         Box::new(move |line: &str| {
             sink.log(LogLevel::Info, "zcli", Value::String(line.to_owned()));
