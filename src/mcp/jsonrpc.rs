@@ -34,16 +34,22 @@ pub struct RequestId(Box<str>);
 
 impl RequestId {
     /// Accepts the raw JSON of an `id` member; `None` for null, floats, objects, arrays and
-    /// booleans, which MCP does not allow.
+    /// booleans, which MCP does not allow. A string with escapes is kept in the one form
+    /// serde_json writes (`"\u0061b"` becomes `"ab"`, `"c\/d"` `"c/d"`): ids are equal by
+    /// value, so a cancel must find its request however either was escaped.
     pub fn from_raw(raw: &RawValue) -> Option<RequestId> {
         let text = raw.get();
         let first = text.as_bytes().first().copied()?;
-        let valid = match first {
-            b'"' => true,
-            b'-' | b'0'..=b'9' => text[1..].bytes().all(|b| b.is_ascii_digit()) && text != "-",
-            _ => false,
-        };
-        valid.then(|| RequestId(text.into()))
+        match first {
+            b'"' if text.contains('\\') => serde_json::from_str::<String>(text)
+                .and_then(|value| serde_json::to_string(&value))
+                .ok()
+                .map(|canonical| RequestId(canonical.into())),
+            b'"' => Some(RequestId(text.into())),
+            b'-' | b'0'..=b'9' => (text[1..].bytes().all(|b| b.is_ascii_digit()) && text != "-")
+                .then(|| RequestId(text.into())),
+            _ => None,
+        }
     }
 
     /// Builds an id from a JSON value.
@@ -104,7 +110,7 @@ pub enum Incoming {
     /// A notification: never answered.
     Notification {
         method: String,
-        /// `params.requestId` of a `notifications/cancelled`, exactly as written.
+        /// `params.requestId` of a `notifications/cancelled` (see [`RequestId::from_raw`]).
         cancelled: Option<RequestId>,
     },
     /// A response object from the client; we send no requests, so it is dropped.
@@ -308,7 +314,7 @@ fn classify_envelope(envelope: Envelope<'_>) -> Incoming {
     };
     let Some(raw_id) = id else {
         // The only notification that acts is a cancellation; it names a request by its
-        // id, which must match byte for byte, so nothing else of its params is read.
+        // id (equal by value), so nothing else of its params is read.
         let cancelled = (method == "notifications/cancelled")
             .then(|| envelope.params.and_then(|p| raw_member(p, &["requestId"])))
             .flatten()
@@ -506,6 +512,24 @@ mod tests {
                 line,
                 format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#)
             );
+        }
+    }
+
+    #[test]
+    fn escaped_string_ids_equal_their_plain_form() {
+        for (sent, same) in [
+            (r#""\u0061b""#, r#""ab""#),
+            (r#""c\/d""#, r#""c/d""#),
+            (r#""q\"\u00e9\n""#, "\"q\\\"é\\n\""),
+        ] {
+            let r = request(&format!(
+                r#"{{"jsonrpc":"2.0","id":{sent},"method":"ping"}}"#
+            ));
+            let plain = request(&format!(
+                r#"{{"jsonrpc":"2.0","id":{same},"method":"ping"}}"#
+            ));
+            assert_eq!(r.id, plain.id, "{sent}");
+            assert_eq!(r.id.as_json(), same);
         }
     }
 

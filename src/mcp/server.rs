@@ -102,7 +102,7 @@ impl ServerBuilder {
         self
     }
 
-    /// The most requests that run at once (default 8).
+    /// The most requests that run at once (default [`DEFAULT_WORKERS`]).
     pub fn workers(mut self, workers: usize) -> ServerBuilder {
         self.workers = workers.max(1);
         self
