@@ -152,17 +152,39 @@ pub fn fit(value: Value, limit: usize, keep: Keep, hint: &str) -> Value {
     // `services`): each is cut to what still fits beside the rest. Every item is
     // serialised once to learn its size (the kept count follows from the sums), so a list
     // of 200 000 findings costs one pass, not one serialisation per step of a search.
-    while size(&map) > budget {
-        let Some(path) = largest_list(&map) else {
+    'lists: while size(&map) > budget {
+        let Some(mut path) = largest_list(&map) else {
             break;
         };
-        let Some(Value::Array(list)) = node_at(&mut map, &path) else {
-            break;
+        let (items, kept) = loop {
+            let Some(Value::Array(list)) = node_at(&mut map, &path) else {
+                break 'lists;
+            };
+            let items = std::mem::take(list);
+            let room = budget.saturating_sub(size(&map));
+            let kept = fitting_count(&items, room, keep);
+            // Cutting a list to nothing would drop even the item asked for (the one
+            // service of a filtered discover, with its huge variables): cut the largest
+            // list inside the item that would be kept first instead.
+            let first = if keep == Keep::Head {
+                0
+            } else {
+                items.len() - 1
+            };
+            let inner = match items.get(first) {
+                Some(Value::Object(item)) if kept == 0 => largest_list(item),
+                _ => None,
+            };
+            let Some(inner) = inner else {
+                break (items, kept);
+            };
+            if let Some(Value::Array(list)) = node_at(&mut map, &path) {
+                *list = items;
+            }
+            path.push(first.to_string());
+            path.extend(inner);
         };
-        let items = std::mem::take(list);
-        let room = budget.saturating_sub(size(&map));
         let total = items.len();
-        let kept = fitting_count(&items, room, keep);
         let items: Vec<Value> = match keep {
             Keep::Head => items.into_iter().take(kept).collect(),
             Keep::Tail => items.into_iter().skip(total - kept).collect(),
@@ -500,6 +522,36 @@ mod tests {
                 .unwrap()
                 .contains("oldest")
         );
+    }
+
+    /// One item too big on its own (a filtered discover's one service, with huge variables)
+    /// keeps its place; the list inside it is cut instead, from the requested end.
+    #[test]
+    fn a_single_item_too_big_is_cut_inside() {
+        for keep in [Keep::Head, Keep::Tail] {
+            let envs: Vec<Value> = (0..4)
+                .map(|i| json!({"key": format!("BIG{i}"), "value": "v".repeat(30_000)}))
+                .collect();
+            let value = json!({"services": [{"hostname": "api", "envs": envs}]});
+            let out = fit(value, MAX_RESULT_BYTES, keep, "h");
+            assert!(out.to_string().len() <= MAX_RESULT_BYTES);
+            let services = out["services"].as_array().unwrap();
+            assert_eq!(services.len(), 1, "{}", out["truncated"]);
+            assert_eq!(services[0]["hostname"], "api");
+            let kept: Vec<&str> = services[0]["envs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| e["key"].as_str().unwrap())
+                .collect();
+            let expected: &[&str] = match keep {
+                Keep::Head => &["BIG0", "BIG1", "BIG2"],
+                Keep::Tail => &["BIG1", "BIG2", "BIG3"],
+            };
+            assert_eq!(kept, expected);
+            let cut = out["truncated"]["cut"].to_string();
+            assert!(cut.contains("items of `services.0.envs`"), "{cut}");
+        }
     }
 
     /// The kept count is the largest that fits, for either end and items of mixed sizes;
