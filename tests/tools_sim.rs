@@ -966,6 +966,59 @@ fn import_dry_run_calls_no_api_and_a_real_import_creates_the_services() {
     assert_eq!(listed["services"][0]["type"], "nodejs@22", "{listed}");
 }
 
+/// A service whose creation process fails is not reported as created: its line says
+/// failed, with the process's reason, beside the one that was created.
+#[test]
+fn an_import_names_the_service_whose_process_failed() {
+    let sim = start_sim(SimConfig {
+        process_duration: Duration::from_millis(1500),
+        ..SimConfig::default()
+    });
+    let mut s = Session::start(&sim_env(&sim));
+    let id = s.start_call("zerops_import", json!({"content": IMPORT_TWO}), None);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let failing = sim.with_state(|st| {
+            st.processes
+                .iter_mut()
+                .filter(|p| p.services.iter().any(|(_, name)| name == "queue"))
+                .map(|p| p.failure = Some("no capacity for queue".into()))
+                .count()
+        });
+        if failing > 0 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the import never made a process");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let done = expect_ok(&s.result(id));
+    let line = |host: &str| {
+        done["services"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["hostname"] == host)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(line("worker")["status"], "created", "{done}");
+    let queue = line("queue");
+    assert_eq!(queue["status"], "failed", "{done}");
+    assert_eq!(queue["error"]["message"], "no capacity for queue", "{done}");
+    let summary = done["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("Services imported: 1 of 2") && summary.contains("1 failed"),
+        "{done}"
+    );
+    assert!(
+        done["nextAction"]
+            .as_str()
+            .unwrap()
+            .starts_with("Not created: queue "),
+        "{done}"
+    );
+}
+
 #[test]
 fn import_reports_every_per_service_error() {
     let sim = fast_sim();

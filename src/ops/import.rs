@@ -261,6 +261,22 @@ pub fn import(
         return Err(err);
     }
     let done = follow_processes(session.client.as_ref(), processes, follow)?;
+    // A service whose process failed or was canceled was not made as asked, whatever the
+    // import answered: its line says so, with the reason.
+    for (entry, stack) in services.iter_mut().zip(&result.service_stacks) {
+        let ended_badly = done.iter().find(|(p, e)| {
+            *e == Ending::Finished
+                && matches!(p.status.as_str(), "FAILED" | "CANCELED")
+                && stack.processes.iter().any(|q| q.id == p.id)
+        });
+        if let Some((process, _)) = ended_badly {
+            entry["status"] = json!(process.status.to_ascii_lowercase());
+            entry["error"] = json!({
+                "code": "PROCESS_FAILED",
+                "message": process.fail_reason.as_deref().unwrap_or("no reason given"),
+            });
+        }
+    }
     let finished_ok = done
         .iter()
         .filter(|(p, e)| *e == Ending::Finished && p.status == "FINISHED")
@@ -279,9 +295,12 @@ pub fn import(
             done.len()
         )
     } else {
+        let made = services
+            .iter()
+            .filter(|e| matches!(e["status"].as_str(), Some("created" | "overridden")))
+            .count();
         format!(
-            "Services imported: {} of {} ({failed} refused); processes: {finished_ok} finished, {process_failed} failed, {canceled} canceled, {running} still running",
-            services.len() - failed,
+            "Services imported: {made} of {} ({failed} refused); processes: {finished_ok} finished, {process_failed} failed, {canceled} canceled, {running} still running",
             services.len()
         )
     };
@@ -292,8 +311,25 @@ pub fn import(
         "processes": done.iter().map(|(p, e)| followed_json(p, *e)).collect::<Vec<_>>(),
         "summary": summary,
         "warnings": findings_json(&report.warnings),
-        "nextAction": next_action(&wanted_services),
+        "nextAction": not_made_first(&services, next_action(&wanted_services)),
     }))
+}
+
+/// `next`, after naming the services that were not made (refused, or their process
+/// failed or was canceled).
+fn not_made_first(services: &[Value], next: String) -> String {
+    let not_made: Vec<&str> = services
+        .iter()
+        .filter(|e| matches!(e["status"].as_str(), Some("failed" | "canceled")))
+        .filter_map(|e| e["hostname"].as_str())
+        .collect();
+    if not_made.is_empty() {
+        return next;
+    }
+    format!(
+        "Not created: {} (each line's error says why; import it again once fixed). {next}",
+        not_made.join(", ")
+    )
 }
 
 /// What to do after the import: deploy code to the runtimes that got none, or (with only
