@@ -966,6 +966,50 @@ fn import_dry_run_calls_no_api_and_a_real_import_creates_the_services() {
     assert_eq!(listed["services"][0]["type"], "nodejs@22", "{listed}");
 }
 
+/// A change queued behind the delete of its service (accepted while the service was still
+/// stopping) fails once the delete is done, with a reason, instead of being reported
+/// finished on a service that is gone.
+#[test]
+fn a_change_queued_behind_a_delete_fails() {
+    let sim = start_sim(SimConfig {
+        process_duration: Duration::from_millis(400),
+        ..SimConfig::default()
+    });
+    let mut s = Session::start(&sim_env(&sim));
+    let stop = s.start_call(
+        "zerops_manage",
+        json!({"action": "stop", "serviceHostname": "api"}),
+        None,
+    );
+    let queued = |sim: &SimHandle, action: &str| {
+        sim.with_state(|st| st.processes.iter().any(|p| p.action == action))
+    };
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !queued(&sim, "stack.stop") {
+        assert!(Instant::now() < deadline);
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let delete = s.start_call(
+        "zerops_delete",
+        json!({"serviceHostname": "api", "confirm": true}),
+        None,
+    );
+    while !queued(&sim, "stack.delete") {
+        assert!(Instant::now() < deadline);
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let restart = expect_error(
+        &s.call(
+            "zerops_manage",
+            json!({"action": "restart", "serviceHostname": "api"}),
+        ),
+        "PROCESS_FAILED",
+    );
+    assert!(restart.to_string().contains("deleted"), "{restart}");
+    expect_ok(&s.result(stop));
+    expect_ok(&s.result(delete));
+}
+
 /// A service whose creation process fails is not reported as created: its line says
 /// failed, with the process's reason, beside the one that was created.
 #[test]

@@ -184,17 +184,25 @@ impl State {
             if !p.is_canceled()
                 && p.started_at <= now
                 && let Some(status) = p.hold.take()
-                && let Some(s) = self
+            {
+                match self
                     .services
                     .iter_mut()
                     .find(|s| p.services.first().is_some_and(|(id, _)| *id == s.id))
-            {
-                // A cancel restores what the service was when this process took it over.
-                let before = std::mem::replace(&mut s.status, status);
-                p.on_cancel = Effect::SetStatus {
-                    service: s.id.clone(),
-                    status: before,
-                };
+                {
+                    // A cancel restores what the service was when this process took it over.
+                    Some(s) => {
+                        let before = std::mem::replace(&mut s.status, status);
+                        p.on_cancel = Effect::SetStatus {
+                            service: s.id.clone(),
+                            status: before,
+                        };
+                    }
+                    // Queued behind the delete of its service: it has nothing to act on.
+                    None => {
+                        p.failure = Some("the service was deleted before this process ran".into())
+                    }
+                }
             }
             if p.applied || !p.is_over(now) {
                 continue;
