@@ -618,6 +618,35 @@ fn demo_deploys_become_active() {
     );
 }
 
+/// A directory without a `.git` of its own goes up whole (`--no-git`): installed
+/// dependencies in it get a warning, unless a .deployignore or a .git is there.
+#[test]
+fn a_deploy_warns_when_installed_dependencies_would_be_uploaded() {
+    let mut s = Session::start_with(&demo_env(), &["--demo"]);
+    let work = work_dir(Some(ZEROPS_YML), "");
+    let deploy = |s: &mut Session| {
+        let result = expect_ok(&s.call(
+            "zerops_deploy",
+            json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
+        ));
+        assert_eq!(result["status"], "DEPLOYED", "{result}");
+        result["warnings"].to_string()
+    };
+    assert!(!deploy(&mut s).contains("node_modules"));
+    std::fs::create_dir(work.path().join("node_modules")).unwrap();
+    let warned = deploy(&mut s);
+    assert!(
+        warned.contains("no .git of its own")
+            && warned.contains(".deployignore listing node_modules"),
+        "{warned}"
+    );
+    std::fs::write(work.path().join(".deployignore"), "node_modules\n").unwrap();
+    assert!(!deploy(&mut s).contains("node_modules"));
+    std::fs::remove_file(work.path().join(".deployignore")).unwrap();
+    std::fs::create_dir(work.path().join(".git")).unwrap();
+    assert!(!deploy(&mut s).contains("node_modules"));
+}
+
 #[test]
 fn demo_deploys_give_the_service_the_ports_of_its_setup() {
     let mut s = Session::start_with(&demo_env(), &["--demo"]);

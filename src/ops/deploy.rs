@@ -208,6 +208,15 @@ fn preflight(session: &Session, request: &DeployRequest) -> Result<Plan, Platfor
         )));
     };
     check_setup_argument(&setup)?;
+    // Without a `.git` of its own the directory goes up as it is (`--no-git`), installed
+    // dependencies and all, unless a .deployignore says otherwise.
+    if let Some(heavy) = ["node_modules", "vendor", ".venv"]
+        .into_iter()
+        .find(|d| dir.join(d).is_dir())
+        .filter(|_| !dir.join(".git").exists() && !dir.join(".deployignore").exists())
+    {
+        warnings.push(format!("{} has no .git of its own, so zcli uploads every file in it, {heavy}/ included: add a .deployignore listing {heavy}, or deploy from the repository's root.", dir.display()));
+    }
     for finding in &report.warnings {
         warnings.push(format!(
             "zerops.yml line {}: {}",
@@ -661,7 +670,7 @@ pub fn deploy(
                 "zcli did not finish within {} s and was stopped",
                 timeout.as_secs()
             ),
-            "Check zerops_events for the build; raise timeoutSeconds (max 4200) for slow builds.",
+            "Check zerops_events for the build; if you set timeoutSeconds below 4200, raise it.",
         ));
     }
     let ending = if stopped {

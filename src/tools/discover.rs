@@ -65,7 +65,7 @@ Start here to learn the hostnames other tools need. Filter with serviceHostname;
             respond(
                 result,
                 Keep::Head,
-                "filter with serviceHostname or leave out includeEnvs",
+                "filter with serviceHostname, drop includeEnvValues (names only), or leave out includeEnvs",
             )
         }),
     )

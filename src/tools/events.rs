@@ -14,7 +14,7 @@ pub fn tool(services: Arc<Services>) -> Tool {
         "zerops_events",
         "Project activity",
         "List recent activity newest first: processes (start, restart, scale, import, env-update, project-env-update...) and builds/deploys, with status, duration and failReason. \
-Filter by serviceHostname; limit defaults to 50. Use it to see whether a build failed and to find buildId for zerops_logs.",
+Filter by serviceHostname; limit defaults to 50. Use it to see whether a build failed and to find a build's appVersionId (the buildId of zerops_logs).",
         json_text!({
             "type": "object",
             "properties": {

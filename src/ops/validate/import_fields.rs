@@ -357,7 +357,7 @@ pub fn check_mount(sink: &mut Sink, node: &Node, path: &str, peers: &Peers, has_
             path,
             Pos::from(node),
             "`mount` takes effect only with `buildFromGit`",
-            "add `buildFromGit`, or mount later in the GUI / zerops_manage",
+            "add `buildFromGit`, or connect the storage later in the GUI (zcp cannot mount storage)",
         );
     }
     for (i, m) in items.iter().enumerate() {
