@@ -910,6 +910,48 @@ fn without_a_progress_token_a_long_push_is_left_to_the_platform_once_its_build_r
     );
 }
 
+/// A push stopped at the budget whose build had already ended when the stopping look saw
+/// it (a fast build, zcli slow to notice) is answered as it ended, not as still running.
+#[test]
+fn a_stopped_push_whose_build_already_ended_is_answered_as_it_ended() {
+    for failure in [Some("buildCommands failed".to_owned()), None] {
+        let sim = Arc::new(session::start_sim(zcp::sim::SimConfig {
+            process_duration: Duration::from_millis(150),
+            build_duration: Duration::from_secs(30),
+            ..zcp::sim::SimConfig::default()
+        }));
+        let bin = zcli_dir();
+        let work = work_dir(Some(ZEROPS_YML), "grandchild=1\nsleep=60\n");
+        let mut env = deploy_env(&sim, bin.path());
+        env.retain(|(k, _)| k != "ZCP_POLL_BUDGET_MS");
+        env.push(("ZCP_POLL_BUDGET_MS".into(), "3000".into()));
+        let mut s = Session::start(&env);
+        let started = Instant::now();
+        let id = deploy_api(&mut s, work.path(), None);
+        let pids = recorded_pids(work.path());
+        let ours = sim.push(API_ID, None, None, failure.clone()).unwrap();
+        sim.with_state(|st| {
+            for v in st.app_versions.iter_mut().filter(|v| v.id == ours) {
+                v.pipeline_started = Some(Instant::now() - Duration::from_secs(120));
+            }
+        });
+        let answer = s.result(id);
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "zcli sleeps 60 s"
+        );
+        if failure.is_some() {
+            let failed = expect_error(&answer, "DEPLOY_FAILED");
+            assert_eq!(failed["status"], "BUILD_FAILED", "{failed}");
+        } else {
+            let done = expect_ok(&answer);
+            assert_eq!(done["status"], "DEPLOYED", "{done}");
+            assert!(done.get("stillRunning").is_none(), "{done}");
+        }
+        assert_all_gone(&pids);
+    }
+}
+
 #[test]
 fn a_push_without_a_new_build_is_reported_as_such() {
     let sim = fast_sim();

@@ -673,10 +673,15 @@ pub fn deploy(
             "Check zerops_events for the build; if you set timeoutSeconds below 4200, raise it.",
         ));
     }
-    let ending = if stopped {
-        // A push stopped at the budget is answered with the build the tick has just seen:
-        // another look could only repeat it, or fail on a passing API error.
-        Some("STILL_RUNNING")
+    let ending = if let Some(seen) = version.as_ref().filter(|_| stopped) {
+        // A push stopped at the budget is answered with the build the tick has just seen
+        // (another look could only repeat it, or fail on a passing API error): still
+        // running, or, if it ended before zcli noticed, as it ended.
+        let failed = seen
+            .build
+            .as_ref()
+            .is_some_and(|b| b.pipeline_failed.is_some());
+        (build_in_progress(&seen.status) && !failed).then_some("STILL_RUNNING")
     } else {
         // zcli returning is not a finished deploy: find and follow the new app version. A
         // pause first keeps the last progress report a full interval before the answer.
