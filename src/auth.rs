@@ -391,11 +391,16 @@ enum AuthState {
     /// A definitive failure, with the credentials it was for (none when there were none):
     /// it stands until the credentials change (a new `zcli login`, say).
     Failed(PlatformError, Option<Credentials>),
-    /// A passing failure (timeout, 503) of attempt number `n`: the callers that were
-    /// waiting for that attempt get its answer instead of each trying again in turn (with
-    /// an API that does not answer, that would be one full timeout per waiting call). A
-    /// later call tries again.
-    Passing(PlatformError, Option<Credentials>, u64),
+}
+
+/// What the lock guards: the state, and the last attempt's passing failure (timeout, 503)
+/// with its credentials and the attempt's number. The callers that were waiting for that
+/// attempt get its answer instead of each trying again in turn (with an API that does not
+/// answer, that would be one full timeout per waiting call); a later call tries again. Kept
+/// beside the state, as a working session made from other credentials stays.
+struct Guarded {
+    state: AuthState,
+    passing: Option<(PlatformError, Option<Credentials>, u64)>,
 }
 
 /// Authenticates on first use, at most one attempt at a time.
@@ -403,7 +408,7 @@ pub struct Authenticator {
     env: EnvSource,
     direct: Option<Credentials>,
     factory: ClientFactory,
-    state: Mutex<AuthState>,
+    state: Mutex<Guarded>,
     /// Attempts finished (counted under the `state` lock).
     attempts: AtomicU64,
 }
@@ -415,7 +420,10 @@ impl Authenticator {
             env,
             direct: None,
             factory,
-            state: Mutex::new(AuthState::Fresh),
+            state: Mutex::new(Guarded {
+                state: AuthState::Fresh,
+                passing: None,
+            }),
             attempts: AtomicU64::new(0),
         }
     }
@@ -431,7 +439,10 @@ impl Authenticator {
             },
             direct: Some(creds),
             factory,
-            state: Mutex::new(AuthState::Fresh),
+            state: Mutex::new(Guarded {
+                state: AuthState::Fresh,
+                passing: None,
+            }),
             attempts: AtomicU64::new(0),
         }
     }
@@ -439,8 +450,16 @@ impl Authenticator {
     /// The session, authenticating now if needed.
     pub fn session(&self) -> Result<Arc<Session>, PlatformError> {
         let arrived_after = self.attempts.load(Ordering::Acquire);
-        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let mut guarded = self.state.lock().unwrap_or_else(|p| p.into_inner());
         let creds = self.credentials();
+        // An attempt that ended while this call waited for it, with these credentials.
+        if let Some((err, tried, n)) = &guarded.passing
+            && *n > arrived_after
+            && tried.as_ref() == creds.as_ref().ok()
+        {
+            return Err(err.clone());
+        }
+        let state = &mut guarded.state;
         match (&*state, &creds) {
             (AuthState::Ready(session, used), Ok(now)) if used == now => {
                 return Ok(session.clone());
@@ -452,12 +471,6 @@ impl Authenticator {
                 return Err(err.clone());
             }
             (AuthState::Failed(err, None), Err(_)) => return Err(err.clone()),
-            // An attempt that ended while this call waited for it, with these credentials.
-            (AuthState::Passing(err, tried, n), now)
-                if *n > arrived_after && tried.as_ref() == now.as_ref().ok() =>
-            {
-                return Err(err.clone());
-            }
             _ => {}
         }
         let (result, tried) = match creds {
@@ -477,6 +490,7 @@ impl Authenticator {
                 if let Some(tried) = tried {
                     *state = AuthState::Ready(session.clone(), tried);
                 }
+                guarded.passing = None;
                 Ok(session)
             }
             Err(err) => {
@@ -486,10 +500,7 @@ impl Authenticator {
                         "authentication failed for now ({}); will retry on the next call",
                         err.code
                     );
-                    // (A working session made from other credentials is kept.)
-                    if !matches!(*state, AuthState::Ready(..)) {
-                        *state = AuthState::Passing(err.clone(), tried, number);
-                    }
+                    guarded.passing = Some((err.clone(), tried, number));
                 } else {
                     crate::warn!(
                         "auth",
@@ -498,6 +509,7 @@ impl Authenticator {
                         err.message
                     );
                     *state = AuthState::Failed(err.clone(), tried);
+                    guarded.passing = None;
                 }
                 Err(err)
             }
@@ -1024,6 +1036,64 @@ mod tests {
         // The login removed: the session made from the last one goes on.
         std::fs::remove_file(&file).unwrap();
         assert_eq!(auth.session().unwrap().info.token, "good-too");
+        assert_eq!(count(), 3);
+    }
+
+    /// A new login that fails for now while a session from the old one works: the callers
+    /// waiting for the attempt share its answer too (one attempt, not one each); a later
+    /// call tries again.
+    #[test]
+    fn waiters_share_a_passing_failure_of_a_new_login() {
+        let home = tempfile::tempdir().unwrap();
+        let file = home.path().join(".config/zerops/cli.data");
+        let attempts = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counter = attempts.clone();
+        let auth = Arc::new(Authenticator::new(
+            env(&[], home.path(), Os::Linux),
+            Box::new(move |creds| {
+                counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let client = if creds.token.starts_with("good") {
+                    MockClient::new()
+                        .with_user_info(user())
+                        .with_projects(vec![project("p1")])
+                } else {
+                    std::thread::sleep(std::time::Duration::from_millis(300));
+                    MockClient::new().with_error(
+                        "get_user_info",
+                        PlatformError::new(ErrorCode::NetworkError, "down"),
+                    )
+                };
+                let client: Arc<dyn Client> = Arc::new(client);
+                let logs: Arc<dyn LogFetcher> = Arc::new(MockLogFetcher::default());
+                (client, logs)
+            }),
+        ));
+        let count = || attempts.load(std::sync::atomic::Ordering::SeqCst);
+        write(&file, &cli_data("good", None));
+        auth.session().unwrap();
+        write(&file, &cli_data("slow", None));
+        let gate = Arc::new(std::sync::Barrier::new(4));
+        let callers: Vec<_> = (0..4)
+            .map(|_| {
+                let (auth, gate) = (auth.clone(), gate.clone());
+                std::thread::spawn(move || {
+                    gate.wait();
+                    auth.session().map(|_| ())
+                })
+            })
+            .collect();
+        for caller in callers {
+            assert_eq!(
+                caller.join().unwrap().unwrap_err().code,
+                ErrorCode::NetworkError
+            );
+        }
+        assert_eq!(count(), 2, "one attempt for the four callers");
+        assert!(auth.session().is_err());
+        assert_eq!(count(), 3, "a later call tries again");
+        // The old login back: its session was kept.
+        write(&file, &cli_data("good", None));
+        auth.session().unwrap();
         assert_eq!(count(), 3);
     }
 
