@@ -617,7 +617,8 @@ fn env_references_to_missing_services_are_warned_about() {
 
 /// A reference to a key the service does not have, but one near it, is warned about with
 /// that key; a key far from all of them (it may come from the service's zerops.yml) is
-/// not. Each referenced service's variables are read once.
+/// not, even when a listed key contains it (`connection`). Each referenced service's
+/// variables are read once.
 #[test]
 fn env_references_to_misspelt_keys_are_warned_about() {
     let sim = fast_sim();
@@ -633,7 +634,7 @@ fn env_references_to_misspelt_keys_are_warned_about() {
         "zerops_env",
         json!({"action": "set", "serviceHostname": "api", "variables": [
             "DB_HOST=${db_hostnme}",
-            "DB_URL=${db_connectionString} ${db_pasword} ${db_API_BASE}",
+            "DB_URL=${db_connectionString} ${db_pasword} ${db_API_BASE} ${db_connection}",
             "DB_USER=${db_user}",
         ]}),
     ));
@@ -1058,7 +1059,7 @@ fn an_import_names_the_service_whose_process_failed() {
         done["nextAction"]
             .as_str()
             .unwrap()
-            .starts_with("Not created: queue "),
+            .starts_with("Not completed: queue "),
         "{done}"
     );
 }

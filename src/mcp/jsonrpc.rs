@@ -41,11 +41,19 @@ impl RequestId {
         let text = raw.get();
         let first = text.as_bytes().first().copied()?;
         match first {
-            b'"' if text.contains('\\') => serde_json::from_str::<String>(text)
-                .and_then(|value| serde_json::to_string(&value))
-                .ok()
-                .map(|canonical| RequestId(canonical.into())),
-            b'"' => Some(RequestId(text.into())),
+            // (A lone surrogate, `"\ud800"`, is no Rust string: such an id stays as sent.)
+            b'"' => {
+                let canonical = text.contains('\\').then(|| {
+                    serde_json::from_str::<String>(text)
+                        .and_then(|value| serde_json::to_string(&value))
+                        .ok()
+                });
+                Some(RequestId(
+                    canonical
+                        .flatten()
+                        .map_or_else(|| text.into(), String::into_boxed_str),
+                ))
+            }
             b'-' | b'0'..=b'9' => (text[1..].bytes().all(|b| b.is_ascii_digit()) && text != "-")
                 .then(|| RequestId(text.into())),
             _ => None,
@@ -521,6 +529,8 @@ mod tests {
             (r#""\u0061b""#, r#""ab""#),
             (r#""c\/d""#, r#""c/d""#),
             (r#""q\"\u00e9\n""#, "\"q\\\"é\\n\""),
+            // Not a valid Rust string: kept as sent, and still a string id.
+            (r#""\ud800""#, r#""\ud800""#),
         ] {
             let r = request(&format!(
                 r#"{{"jsonrpc":"2.0","id":{sent},"method":"ping"}}"#

@@ -397,8 +397,8 @@ pub fn set(
 /// letters and digits) counts, so `${DB_URL}` is left alone, and so is a name that is a
 /// variable here. The services come from `read` (service scope), or are listed only when
 /// such a reference is found (project scope); a referenced service's variables are read
-/// once. A key with no near match is not warned about: it may come from the service's
-/// zerops.yml, which the listing may not show.
+/// once. A key with no near match (by edit distance) is not warned about: it may come
+/// from the service's zerops.yml, which the listing may not show.
 fn unknown_references(
     session: &Session,
     assignments: &[(String, String)],
@@ -449,14 +449,18 @@ fn unknown_references(
                     &their_vars[their_vars.len() - 1].1
                 }
             };
-            let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
-            if !keys.contains(&wanted) {
-                let hint = did_you_mean(wanted, &keys);
-                if !hint.is_empty() {
-                    warnings.push(format!(
-                        "{key}: '{host}' has no variable '{wanted}' for ${{{name}}}{hint}: the app would get the text as written."
-                    ));
-                }
+            // By edit distance only (no "contains" match: `URL` beside a zerops.yml's
+            // `DATABASE_URL` is no typo of it).
+            let limit = (wanted.chars().count() / 3).max(1);
+            let near = keys
+                .iter()
+                .map(|k| (super::validate::suggest::distance(wanted, k), k))
+                .filter(|(d, _)| *d <= limit)
+                .min_by_key(|(d, _)| *d);
+            if let Some((_, near)) = near.filter(|_| !keys.iter().any(|k| k == wanted)) {
+                warnings.push(format!(
+                    "{key}: '{host}' has no variable '{wanted}' for ${{{name}}} (did you mean '{near}'?): the app would get the text as written."
+                ));
             }
         }
     }

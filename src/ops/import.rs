@@ -327,7 +327,7 @@ fn not_made_first(services: &[Value], next: String) -> String {
         return next;
     }
     format!(
-        "Not created: {} (each line's error says why; import it again once fixed). {next}",
+        "Not completed: {} (each line's error says why; fix it and import again, with `override: true` for a service that exists). {next}",
         not_made.join(", ")
     )
 }

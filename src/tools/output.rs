@@ -169,7 +169,7 @@ pub fn fit(value: Value, limit: usize, keep: Keep, hint: &str) -> Value {
             let first = if keep == Keep::Head {
                 0
             } else {
-                items.len() - 1
+                items.len().saturating_sub(1)
             };
             let inner = match items.get(first) {
                 Some(Value::Object(item)) if kept == 0 => largest_list(item),
