@@ -1097,6 +1097,48 @@ mod tests {
         assert_eq!(count(), 3);
     }
 
+    /// A caller that waited through a passing failure and then a later attempt gets the
+    /// later attempt's answer (a working session, or a definitive refusal), not the stale
+    /// passing error. (Resetting the attempt count stands in for such an early arrival.)
+    #[test]
+    fn a_later_answer_replaces_a_shared_passing_failure() {
+        for (then, expected) in [
+            (None, None),
+            (
+                Some(ErrorCode::AuthInvalidToken),
+                Some(ErrorCode::AuthInvalidToken),
+            ),
+        ] {
+            let attempt = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+            let counter = attempt.clone();
+            let auth = Authenticator::with_credentials(
+                creds(None),
+                Box::new(move |_| {
+                    let first = counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 0;
+                    let client = match (first, then) {
+                        (true, _) => MockClient::new().with_error(
+                            "get_user_info",
+                            PlatformError::new(ErrorCode::NetworkError, "down"),
+                        ),
+                        (false, Some(code)) => MockClient::new()
+                            .with_error("get_user_info", PlatformError::new(code, "refused")),
+                        (false, None) => MockClient::new()
+                            .with_user_info(user())
+                            .with_projects(vec![project("p1")]),
+                    };
+                    let client: Arc<dyn Client> = Arc::new(client);
+                    let logs: Arc<dyn LogFetcher> = Arc::new(MockLogFetcher::default());
+                    (client, logs)
+                }),
+            );
+            assert_eq!(auth.session().unwrap_err().code, ErrorCode::NetworkError);
+            let later = auth.session().map(|_| ()).map_err(|e| e.code);
+            assert_eq!(later.clone().err(), expected);
+            auth.attempts.store(0, Ordering::SeqCst);
+            assert_eq!(auth.session().map(|_| ()).map_err(|e| e.code), later);
+        }
+    }
+
     #[test]
     fn authenticator_remembers_definitive_failures_and_retries_transient_ones() {
         let attempts = Arc::new(std::sync::atomic::AtomicUsize::new(0));

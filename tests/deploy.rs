@@ -619,32 +619,43 @@ fn demo_deploys_become_active() {
 }
 
 /// A directory without a `.git` of its own goes up whole (`--no-git`): installed
-/// dependencies in it get a warning, unless a .deployignore or a .git is there.
+/// dependencies in it get a warning, unless a .git is there or a .deployignore names them.
 #[test]
 fn a_deploy_warns_when_installed_dependencies_would_be_uploaded() {
-    let mut s = Session::start_with(&demo_env(), &["--demo"]);
-    let work = work_dir(Some(ZEROPS_YML), "");
+    // zcli fails at once: the answer, with its warnings, comes without a build to wait for.
+    let sim = fast_sim();
+    let bin = zcli_dir();
+    let mut s = Session::start(&deploy_env(&sim, bin.path()));
+    let work = work_dir(Some(ZEROPS_YML), "exit=1\n");
     let deploy = |s: &mut Session| {
-        let result = expect_ok(&s.call(
-            "zerops_deploy",
-            json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
-        ));
-        assert_eq!(result["status"], "DEPLOYED", "{result}");
+        let result = expect_error(
+            &s.call(
+                "zerops_deploy",
+                json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
+            ),
+            "DEPLOY_FAILED",
+        );
+        assert_eq!(result["status"], "PUSH_FAILED", "{result}");
         result["warnings"].to_string()
     };
     assert!(!deploy(&mut s).contains("node_modules"));
     std::fs::create_dir(work.path().join("node_modules")).unwrap();
     let warned = deploy(&mut s);
     assert!(
-        warned.contains("no .git of its own")
-            && warned.contains(".deployignore listing node_modules"),
+        warned.contains("no .git of its own") && warned.contains(".gitignore lists node_modules"),
         "{warned}"
     );
+    // A .deployignore that does not name it changes nothing; one that does is a choice.
+    std::fs::write(work.path().join(".deployignore"), "*.log\n").unwrap();
+    assert!(deploy(&mut s).contains("node_modules"));
     std::fs::write(work.path().join(".deployignore"), "node_modules\n").unwrap();
     assert!(!deploy(&mut s).contains("node_modules"));
     std::fs::remove_file(work.path().join(".deployignore")).unwrap();
+    std::fs::create_dir(work.path().join("vendor")).unwrap();
+    std::fs::remove_dir(work.path().join("node_modules")).unwrap();
+    assert!(deploy(&mut s).contains("vendor/ included"));
     std::fs::create_dir(work.path().join(".git")).unwrap();
-    assert!(!deploy(&mut s).contains("node_modules"));
+    assert!(!deploy(&mut s).contains("vendor"));
 }
 
 #[test]

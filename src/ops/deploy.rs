@@ -209,13 +209,15 @@ fn preflight(session: &Session, request: &DeployRequest) -> Result<Plan, Platfor
     };
     check_setup_argument(&setup)?;
     // Without a `.git` of its own the directory goes up as it is (`--no-git`), installed
-    // dependencies and all, unless a .deployignore says otherwise.
+    // dependencies and all. A .deployignore is no cure to suggest: it also strips what the
+    // build installs from the deployed files. One that names the directory is a choice made.
+    let ignored = std::fs::read_to_string(dir.join(".deployignore")).unwrap_or_default();
     if let Some(heavy) = ["node_modules", "vendor", ".venv"]
         .into_iter()
-        .find(|d| dir.join(d).is_dir())
-        .filter(|_| !dir.join(".git").exists() && !dir.join(".deployignore").exists())
+        .find(|d| dir.join(d).is_dir() && !ignored.contains(d))
+        .filter(|_| !dir.join(".git").exists())
     {
-        warnings.push(format!("{} has no .git of its own, so zcli uploads every file in it, {heavy}/ included: add a .deployignore listing {heavy}, or deploy from the repository's root.", dir.display()));
+        warnings.push(format!("{} has no .git of its own, so zcli uploads every file in it, {heavy}/ included (the build installs its own). To upload only the sources, make it a git repository whose .gitignore lists {heavy} and commit (zcp then pushes with git), or remove {heavy} first; a .deployignore would also strip {heavy} from what is deployed.", dir.display()));
     }
     for finding in &report.warnings {
         warnings.push(format!(
