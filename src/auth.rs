@@ -1133,7 +1133,7 @@ mod tests {
             );
             assert_eq!(auth.session().unwrap_err().code, ErrorCode::NetworkError);
             let later = auth.session().map(|_| ()).map_err(|e| e.code);
-            assert_eq!(later.clone().err(), expected);
+            assert_eq!(later.err(), expected);
             auth.attempts.store(0, Ordering::SeqCst);
             assert_eq!(auth.session().map(|_| ()).map_err(|e| e.code), later);
         }
