@@ -2053,6 +2053,43 @@ fn logs_show_the_application_not_the_web_server_and_a_full_capped_page_may_have_
     );
 }
 
+/// `webServer: true` reads the web server's lines (facility 17) instead of the app's; an
+/// empty runtime answer says so; a build has none.
+#[test]
+fn logs_read_the_web_server_on_request() {
+    let sim = fast_sim();
+    bulk_logs(&sim, 3, 4);
+    let mut s = Session::start(&sim_env(&sim));
+    let web = expect_ok(&s.call(
+        "zerops_logs",
+        json!({"serviceHostname": "api", "since": "1d", "webServer": true}),
+    ));
+    assert_eq!(web["source"], "webserver", "{web}");
+    let lines = entries(&web);
+    assert_eq!(lines.len(), 4, "{web}");
+    assert!(
+        lines
+            .iter()
+            .all(|e| e["message"].as_str().unwrap().starts_with("GET /health"))
+    );
+    assert!(sim.requests().iter().any(|r| r.contains("facility=17")));
+    let none = expect_ok(&s.call(
+        "zerops_logs",
+        json!({"serviceHostname": "api", "search": "no such line"}),
+    ));
+    assert!(
+        none["hint"].as_str().unwrap().contains("webServer true"),
+        "{none}"
+    );
+    expect_error(
+        &s.call(
+            "zerops_logs",
+            json!({"serviceHostname": "api", "webServer": true, "buildId": "av1"}),
+        ),
+        "INVALID_PARAMETER",
+    );
+}
+
 #[test]
 fn a_huge_result_is_cut_to_size_with_a_note() {
     let sim = fast_sim();

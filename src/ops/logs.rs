@@ -19,6 +19,9 @@ use super::helpers::{
 pub const MAX_LIMIT: usize = 1000;
 /// The log backend's facility of an application's stdout and stderr.
 const APPLICATION_FACILITY: u8 = 16;
+/// The log backend's facility of the web server's access and error lines (Nginx of static
+/// and PHP services); zcli's `--message-type WEBSERVER`.
+const WEB_SERVER_FACILITY: u8 = 17;
 
 /// What to read.
 #[derive(Debug, Clone, Default)]
@@ -32,6 +35,8 @@ pub struct LogsRequest {
     pub search: Option<String>,
     /// An app version id: read its build log instead of the runtime log.
     pub build_id: Option<String>,
+    /// Read the web server's lines instead of the application's own output.
+    pub web_server: bool,
 }
 
 /// Syslog number of a severity name (entries at or above it are returned).
@@ -84,15 +89,26 @@ pub fn logs(
         None => Some(now - std::time::Duration::from_secs(3600)),
     };
     let min_severity = severity_number(request.severity.as_deref().unwrap_or("all"))?;
+    if request.web_server && build_id.is_some() {
+        return Err(PlatformError::new(
+            ErrorCode::InvalidParameter,
+            "webServer and buildId do not go together: a build has no web server",
+        )
+        .with_suggestion("Leave out webServer to read the build log."));
+    }
     let limit = request.limit.clamp(1, MAX_LIMIT);
     let service = resolve_service(session, &request.service_hostname)?;
     let mut params = LogFetchParams {
         service_id: Some(service.id.clone()),
         limit: u32::try_from((limit + 1).min(MAX_LIMIT)).unwrap_or(1000),
         min_severity,
-        // The application's own output (16), as zcli shows by default: not the web
-        // server's access log (17) nor the container's daemons.
-        facility: Some(APPLICATION_FACILITY),
+        // The application's own output (16), as zcli shows by default, or the web
+        // server's lines (17); never the container's daemons.
+        facility: Some(if request.web_server {
+            WEB_SERVER_FACILITY
+        } else {
+            APPLICATION_FACILITY
+        }),
         ..LogFetchParams::default()
     };
     let search = request
@@ -104,7 +120,11 @@ pub fn logs(
         // The backend cannot search: read as much as it gives and filter here.
         params.limit = u32::try_from(MAX_LIMIT).unwrap_or(1000);
     }
-    let mut source = "runtime";
+    let mut source = if request.web_server {
+        "webserver"
+    } else {
+        "runtime"
+    };
     if let Some(build_id) = build_id {
         // Other projects' versions can fill a page, so a missing id is looked for in
         // bigger pages before it is declared unknown.
@@ -236,7 +256,7 @@ fn empty_hint(
     hint.push_str(if build {
         " A build that has not started yet has no log (check it with zerops_events)."
     } else {
-        " Build output is not here: zerops_events lists builds, read one with buildId."
+        " Build output is not here: zerops_events lists builds, read one with buildId. A web server's lines (Nginx of static and PHP services) come with webServer true."
     });
     hint
 }

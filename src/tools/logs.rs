@@ -5,7 +5,7 @@ use std::sync::Arc;
 use crate::mcp::Tool;
 use crate::ops::logs::{LogsRequest, logs};
 
-use super::common::{Services, number, respond, string};
+use super::common::{Services, boolean, number, respond, string};
 use super::output::Keep;
 use super::spec::{READ_ONLY_REMOTE, define};
 
@@ -13,7 +13,7 @@ pub fn tool(services: Arc<Services>) -> Tool {
     define(
         "zerops_logs",
         "Read service logs",
-        "Read a service's runtime logs (or the build log of one deploy with buildId), oldest first. \
+        "Read a service's runtime logs (or the build log of one deploy with buildId, or its web server's lines with webServer), oldest first. \
 Filter by minimum severity, since (30m, 2h, 1d or RFC 3339; default 1h, a build log whole), text search and limit (default 100, max 1000). hasMore says if more entries matched.",
         json_text!({
             "type": "object",
@@ -23,7 +23,8 @@ Filter by minimum severity, since (30m, 2h, 1d or RFC 3339; default 1h, a build 
                 "since": {"type": "string", "default": "1h", "description": "How far back: 30m, 2h, 1d (max 30d) or an RFC 3339 time. With buildId the default is the whole build log."},
                 "limit": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100, "description": "Most entries to return (the newest)."},
                 "search": {"type": "string", "description": "Only entries whose message contains this text (case-insensitive)."},
-                "buildId": {"type": "string", "description": "An app version id of this service (from zerops_events): read its build log."}
+                "buildId": {"type": "string", "description": "An app version id of this service (from zerops_events): read its build log."},
+                "webServer": {"type": "boolean", "default": false, "description": "Read the web server's access and error lines (Nginx of static and PHP services) instead of the app's own output."}
             },
             "required": ["serviceHostname"],
             "additionalProperties": false
@@ -49,6 +50,7 @@ Filter by minimum severity, since (30m, 2h, 1d or RFC 3339; default 1h, a build 
                 limit: number(args, "limit").map_or(100, |n| n as usize),
                 search: string(args, "search"),
                 build_id: string(args, "buildId"),
+                web_server: boolean(args, "webServer"),
             };
             let result = services
                 .session()
