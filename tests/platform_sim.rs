@@ -144,6 +144,17 @@ fn service_and_project_listings_read_every_page() {
     let projects = c.list_projects(demo::DEMO_CLIENT_ID).unwrap();
     assert_eq!(projects.len(), total_projects);
 
+    // A server whose pages hold fewer items than asked for: the next page starts after
+    // what came, and the short pages do not end the list while totalHits says more.
+    sim.with_state(|st| st.search_page_cap = Some(30));
+    let capped = c.list_services(DEMO_PROJECT_ID).unwrap();
+    assert_eq!(
+        capped.len(),
+        total_services,
+        "every service through 30-item pages"
+    );
+    sim.with_state(|st| st.search_page_cap = None);
+
     // An API that ignored `offset` would send the first page forever: the listing stops
     // at the first page that brings nothing new, not after a hundred pages.
     sim.set_search_ignores_offset(true);

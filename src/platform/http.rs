@@ -322,11 +322,19 @@ impl ZeropsClient {
     ) -> Result<Vec<T>, PlatformError> {
         let mut all: Vec<T> = Vec::new();
         let mut seen = std::collections::HashSet::new();
-        for page in 0..MAX_PAGES {
+        let mut offset = 0;
+        for _ in 0..MAX_PAGES {
             let envelope: SearchEnvelope<T> =
-                self.search_page(entity, &filters, PAGE_SIZE, page * PAGE_SIZE, subject)?;
+                self.search_page(entity, &filters, PAGE_SIZE, offset, subject)?;
             let items = envelope.items.unwrap_or_default();
-            let short = items.len() < PAGE_SIZE;
+            // The next page starts after what came, not after what was asked for, and a
+            // short page ends the list only when `totalHits` does not say there is more: a
+            // server that caps its pages below PAGE_SIZE must not cut the list short.
+            offset += items.len();
+            let short = items.len() < PAGE_SIZE
+                && envelope
+                    .total_hits
+                    .is_none_or(|total| offset as u64 >= total);
             let before = all.len();
             for item in items {
                 if seen.insert(id_of(&item).to_owned()) {

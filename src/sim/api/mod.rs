@@ -100,6 +100,9 @@ pub struct State {
     pub search_leak: bool,
     /// Searches answer every page with the first one (an API that ignores `offset`).
     pub search_ignores_offset: bool,
+    /// Searches answer at most this many items a page, whatever `limit` asked (the real
+    /// API's cap is unknown).
+    pub search_page_cap: Option<usize>,
     pub base_url: String,
     pub counter: u64,
     /// Every API request seen, as `METHOD /path` (for tests).
@@ -150,6 +153,7 @@ impl State {
             faults: Vec::new(),
             search_leak: false,
             search_ignores_offset: false,
+            search_page_cap: None,
             base_url: String::new(),
             counter: 1000,
             requests: Vec::new(),

@@ -71,6 +71,10 @@ impl State {
             .get("limit")
             .and_then(Value::as_u64)
             .map(|l| usize::try_from(l).unwrap_or(usize::MAX));
+        let limit = match self.search_page_cap {
+            Some(cap) => Some(limit.unwrap_or(100).min(cap)),
+            None => limit,
+        };
         let offset = body
             .get("offset")
             .and_then(Value::as_u64)
