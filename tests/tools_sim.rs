@@ -977,13 +977,19 @@ fn a_change_queued_behind_a_delete_fails() {
         ..SimConfig::default()
     });
     let mut s = Session::start(&sim_env(&sim));
+    // (The demo's history has processes of its own: only new ones count.)
+    let since = Instant::now();
     let stop = s.start_call(
         "zerops_manage",
         json!({"action": "stop", "serviceHostname": "api"}),
         None,
     );
     let queued = |sim: &SimHandle, action: &str| {
-        sim.with_state(|st| st.processes.iter().any(|p| p.action == action))
+        sim.with_state(|st| {
+            st.processes
+                .iter()
+                .any(|p| p.action == action && p.started_at >= since)
+        })
     };
     let deadline = Instant::now() + Duration::from_secs(10);
     while !queued(&sim, "stack.stop") {
@@ -1452,6 +1458,51 @@ fn subdomain_enable_retries_a_no_ports_refusal() {
     ));
     assert!(enabled["url"].as_str().is_some(), "{enabled}");
     assert!(service_field(&sim, WEB_ID, |x| x.subdomain_access));
+}
+
+/// The "no HTTP port" refusal can also come as the reason of a failed enable process: the
+/// answer then gives the same advice as the up-front refusal.
+#[test]
+fn a_failed_enable_for_want_of_ports_gets_the_port_advice() {
+    let sim = start_sim(SimConfig {
+        process_duration: Duration::from_millis(1500),
+        ..SimConfig::default()
+    });
+    let mut s = Session::start(&sim_env(&sim));
+    // (The demo's history has enable processes of its own: only the new one counts.)
+    let since = Instant::now();
+    let id = s.start_call(
+        "zerops_subdomain",
+        json!({"action": "enable", "serviceHostname": "web"}),
+        None,
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let failing = sim.with_state(|st| {
+            st.processes
+                .iter_mut()
+                .filter(|p| p.action == "stack.enableSubdomainAccess" && p.started_at >= since)
+                .map(|p| {
+                    p.failure =
+                        Some("noSubdomainPorts: no http ports found for subdomain support".into());
+                    p.effect = Effect::None;
+                })
+                .count()
+        });
+        if failing > 0 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no enable process");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let failed = expect_error(&s.result(id), "PROCESS_FAILED");
+    assert!(
+        failed["suggestion"]
+            .as_str()
+            .unwrap()
+            .contains("run.ports with httpSupport: true"),
+        "{failed}"
+    );
 }
 
 #[test]

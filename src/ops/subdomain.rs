@@ -40,6 +40,15 @@ pub(super) fn url_of(session: &Session, service: &ServiceStack) -> Option<String
     )
 }
 
+/// What to do when the platform finds no HTTP port to route to (as a refusal, or as the
+/// reason of a failed enable process).
+fn no_http_port_yet(service: &ServiceStack) -> String {
+    format!(
+        "'{}' exposes no HTTP port. Declare one in zerops.yml (run.ports with httpSupport: true), deploy, then enable the subdomain. Right after a first deploy, wait a few seconds and retry.",
+        service.name
+    )
+}
+
 fn enable_with_retry(
     session: &Session,
     service: &ServiceStack,
@@ -54,10 +63,7 @@ fn enable_with_retry(
                     _ => {
                         return Err(PlatformError {
                             code: ErrorCode::InvalidUsage,
-                            suggestion: format!(
-                                "'{}' exposes no HTTP port. Declare one in zerops.yml (run.ports with httpSupport: true), deploy, then enable the subdomain. Right after a first deploy, wait a few seconds and retry.",
-                                service.name
-                            ),
+                            suggestion: no_http_port_yet(service),
                             ..err
                         });
                     }
@@ -182,9 +188,17 @@ pub fn set(
                 ),
             );
             err.fail_reason = done.fail_reason.clone();
-            return Err(
-                err.with_suggestion("Check zerops_events for the failed process and retry.")
-            );
+            // The platform may refuse "no http ports" this way too, not only up front.
+            let suggestion = if done
+                .fail_reason
+                .as_deref()
+                .is_some_and(|r| r.contains("noSubdomainPorts"))
+            {
+                no_http_port_yet(&service)
+            } else {
+                "Check zerops_events for the failed process and retry.".to_owned()
+            };
+            return Err(err.with_suggestion(suggestion));
         }
     }
     if enable {
