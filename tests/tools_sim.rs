@@ -1104,6 +1104,32 @@ fn import_reports_every_per_service_error() {
     );
     assert!(err["apiMeta"].to_string().contains("api"), "{err}");
 
+    // A taken hostname that fails the whole import (a form measured live) gets the advice
+    // the dry run gives.
+    sim.set_fault_times(
+        "POST /project/*/service-stack/import",
+        Fault::Status {
+            status: 400,
+            body: r#"{"error":{"code":"serviceStackNameUnavailable","message":"Service stack name is already used.","meta":null}}"#.into(),
+        },
+        1,
+    );
+    let err = expect_error(
+        &s.call(
+            "zerops_import",
+            json!({"content": "services:\n  - hostname: api\n    type: nodejs@22\n"}),
+        ),
+        "API_ERROR",
+    );
+    assert_eq!(err["apiCode"], "serviceStackNameUnavailable", "{err}");
+    assert!(
+        err["suggestion"]
+            .as_str()
+            .unwrap()
+            .contains("override: true"),
+        "{err}"
+    );
+
     // With `override: true` the existing `api` is re-imported (the simulator keeps it as it
     // is, as the platform does with an unchanged service), and said to be, not "created".
     let yaml = "services:\n  - hostname: api\n    type: nodejs@22\n    override: true\n  - hostname: cron\n    type: nodejs@22\n";

@@ -225,7 +225,16 @@ pub fn import(
     let existing = wait_for_deletions(session, &wanted, wait, follow)?;
     let result = session
         .client
-        .import_services(&session.info.project_id, content)?;
+        .import_services(&session.info.project_id, content)
+        .map_err(|err| {
+            // Measured live, a taken hostname can also fail the whole import (not only its
+            // own line): the same advice as the dry run's.
+            if err.api_code.as_deref() == Some("serviceStackNameUnavailable") {
+                err.with_suggestion("A hostname in the YAML is taken in this project: pick another, delete that service first, or add `override: true` to it to re-import it. zerops_import with dryRun: true lists the taken ones.")
+            } else {
+                err
+            }
+        })?;
     let mut services = Vec::new();
     let mut processes: Vec<Process> = Vec::new();
     let mut failed = 0;
