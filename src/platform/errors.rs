@@ -360,6 +360,9 @@ pub fn map_failure(failure: Failure, subject: Subject, endpoint: &str) -> Platfo
             if code == ErrorCode::ApiError && api_meta.is_some() {
                 err.suggestion =
                     "The API rejected the request; apiMeta names the fields and reasons.".into();
+            } else if code == ErrorCode::ApiError && (400..500).contains(&status) {
+                // A refusal, not an outage: "retry later" would only repeat it.
+                err.suggestion = "The API refused the request (error and apiCode say why): sent again unchanged it fails the same way, so change what they name.".into();
             }
             if api_code.as_deref().is_some_and(is_env_race) {
                 err.suggestion = "The variables changed while this call ran (another change at the same time): read them again with zerops_env get, then retry what is still needed. A key that zerops.yml sets (run.envVariables) cannot be set here at all: change it in zerops.yml and deploy.".into();
@@ -702,6 +705,23 @@ mod tests {
         assert_eq!(err.api_meta, Some(meta));
         assert_eq!(err.api_code.as_deref(), Some("errorList"));
         assert_eq!(err.http_status, Some(400));
+        // A refusal without meta is not advised to be retried; an outage still is.
+        for (status, retry) in [(400, false), (409, false), (500, true), (503, true)] {
+            let err = map_failure(
+                Failure::Status {
+                    status,
+                    api_code: Some("somethingWrong".into()),
+                    api_message: Some("no".into()),
+                    api_meta: None,
+                    retry_after_secs: None,
+                    raw_body: None,
+                },
+                Subject::Project,
+                "POST /project/p/x",
+            );
+            assert_eq!(err.code, ErrorCode::ApiError, "{status}");
+            assert_eq!(err.suggestion.contains("Retry later"), retry, "{status}");
+        }
     }
 
     /// A variable that zerops.yml or the platform owns: a usage error that says where to
