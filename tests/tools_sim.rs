@@ -692,6 +692,47 @@ fn a_failure_half_way_names_the_variables_already_changed() {
     );
 }
 
+/// A never-deployed service has nothing to start, stop or restart: refused with the advice
+/// to deploy, and nothing is sent to the API; scaling it is still allowed.
+#[test]
+fn lifecycle_calls_on_a_never_deployed_service_say_to_deploy() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    sim.with_state(|st| {
+        st.services
+            .iter_mut()
+            .find(|x| x.id == WEB_ID)
+            .unwrap()
+            .status = "READY_TO_DEPLOY".into();
+    });
+    let before = mutations(&sim).len();
+    for action in ["start", "stop", "restart"] {
+        let refused = expect_error(
+            &s.call(
+                "zerops_manage",
+                json!({"action": action, "serviceHostname": "web"}),
+            ),
+            "INVALID_USAGE",
+        );
+        assert!(
+            refused["error"]
+                .as_str()
+                .unwrap()
+                .contains("never been deployed")
+                && refused["suggestion"]
+                    .as_str()
+                    .unwrap()
+                    .contains("zerops_deploy"),
+            "{refused}"
+        );
+    }
+    assert_eq!(mutations(&sim).len(), before, "{:?}", mutations(&sim));
+    expect_ok(&s.call(
+        "zerops_manage",
+        json!({"action": "scale", "serviceHostname": "web", "maxContainers": 2}),
+    ));
+}
+
 /// A service with no running containers gets the variables when it starts: a never
 /// deployed one with its first deploy, a stopped one with its start; no restart advice.
 #[test]

@@ -299,6 +299,21 @@ pub fn lifecycle(
         Lifecycle::Restart => ("restart", "Restarting"),
     };
     refuse_if_deleting(&service, verb)?;
+    if service.status == "READY_TO_DEPLOY" {
+        // No code, no containers: nothing to start, stop or restart. (The live answer to
+        // such a call is unknown; the simulator would report a service running no code.)
+        return Err(PlatformError::new(
+            ErrorCode::InvalidUsage,
+            format!(
+                "'{}' has never been deployed: there is nothing to {verb} yet",
+                service.name
+            ),
+        )
+        .with_suggestion(format!(
+            "Deploy code first (zerops_deploy with serviceHostname {}): the service starts with its first deploy.",
+            service.name
+        )));
+    }
     let process = match action {
         Lifecycle::Start => session.client.start_service(&service.id)?,
         Lifecycle::Stop => session.client.stop_service(&service.id)?,
