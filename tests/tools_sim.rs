@@ -35,6 +35,31 @@ fn mutations(sim: &SimHandle) -> Vec<String> {
         .collect()
 }
 
+/// Waits (up to 10 s) until a process started at or after `since` matches, then applies
+/// `change` to every such process (the demo's history holds processes of every action).
+fn when_started(
+    sim: &SimHandle,
+    since: Instant,
+    matches: impl Fn(&ProcessRec) -> bool,
+    mut change: impl FnMut(&mut ProcessRec),
+) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let found = sim.with_state(|st| {
+            st.processes
+                .iter_mut()
+                .filter(|p| p.started_at >= since && matches(p))
+                .map(&mut change)
+                .count()
+        });
+        if found > 0 {
+            return;
+        }
+        assert!(Instant::now() < deadline, "no such process started");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 fn strings(value: &Value) -> Vec<String> {
     value
         .as_array()
@@ -1025,27 +1050,13 @@ fn a_change_queued_behind_a_delete_fails() {
         json!({"action": "stop", "serviceHostname": "api"}),
         None,
     );
-    let queued = |sim: &SimHandle, action: &str| {
-        sim.with_state(|st| {
-            st.processes
-                .iter()
-                .any(|p| p.action == action && p.started_at >= since)
-        })
-    };
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !queued(&sim, "stack.stop") {
-        assert!(Instant::now() < deadline);
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    when_started(&sim, since, |p| p.action == "stack.stop", |_| {});
     let delete = s.start_call(
         "zerops_delete",
         json!({"serviceHostname": "api", "confirm": true}),
         None,
     );
-    while !queued(&sim, "stack.delete") {
-        assert!(Instant::now() < deadline);
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    when_started(&sim, since, |p| p.action == "stack.delete", |_| {});
     let restart = expect_error(
         &s.call(
             "zerops_manage",
@@ -1067,22 +1078,14 @@ fn an_import_names_the_service_whose_process_failed() {
         ..SimConfig::default()
     });
     let mut s = Session::start(&sim_env(&sim));
+    let since = Instant::now();
     let id = s.start_call("zerops_import", json!({"content": IMPORT_TWO}), None);
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let failing = sim.with_state(|st| {
-            st.processes
-                .iter_mut()
-                .filter(|p| p.services.iter().any(|(_, name)| name == "queue"))
-                .map(|p| p.failure = Some("no capacity for queue".into()))
-                .count()
-        });
-        if failing > 0 {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the import never made a process");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    when_started(
+        &sim,
+        since,
+        |p| p.services.iter().any(|(_, name)| name == "queue"),
+        |p| p.failure = Some("no capacity for queue".into()),
+    );
     let done = expect_ok(&s.result(id));
     let line = |host: &str| {
         done["services"]
@@ -1543,25 +1546,15 @@ fn a_failed_enable_for_want_of_ports_gets_the_port_advice() {
         json!({"action": "enable", "serviceHostname": "web"}),
         None,
     );
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let failing = sim.with_state(|st| {
-            st.processes
-                .iter_mut()
-                .filter(|p| p.action == "stack.enableSubdomainAccess" && p.started_at >= since)
-                .map(|p| {
-                    p.failure =
-                        Some("noSubdomainPorts: no http ports found for subdomain support".into());
-                    p.effect = Effect::None;
-                })
-                .count()
-        });
-        if failing > 0 {
-            break;
-        }
-        assert!(Instant::now() < deadline, "no enable process");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    when_started(
+        &sim,
+        since,
+        |p| p.action == "stack.enableSubdomainAccess",
+        |p| {
+            p.failure = Some("noSubdomainPorts: no http ports found for subdomain support".into());
+            p.effect = Effect::None;
+        },
+    );
     let failed = expect_error(&s.result(id), "PROCESS_FAILED");
     assert!(
         failed["suggestion"]
