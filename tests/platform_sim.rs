@@ -786,6 +786,47 @@ fn logs_and_activity() {
     );
 }
 
+/// Process and app-version searches narrow to the project with a `projectId` filter, whose
+/// support is unverified live: a 400 to it sends the search again by organisation only
+/// (the project is then filtered here), and later searches leave the filter out.
+#[test]
+fn a_refused_project_filter_falls_back_to_the_organisation() {
+    let sim = start();
+    let c = client(&sim, SENTINEL);
+    let refusal = || {
+        Fault::Status {
+        status: 400,
+        body: r#"{"error":{"code":"invalidUserInput","message":"unknown search field projectId","meta":null}}"#.into(),
+    }
+    };
+    // (The simulator logs only the requests it handled, not the ones a fault answered.)
+    let searches = |what: &str| {
+        sim.requests()
+            .iter()
+            .filter(|r| r.as_str() == format!("POST /{what}/search"))
+            .count()
+    };
+    sim.set_fault_times("POST /process/search", refusal(), 1);
+    let processes = c.search_processes(DEMO_PROJECT_ID, 50).unwrap();
+    assert!(!processes.is_empty());
+    assert_eq!(
+        searches("process"),
+        1,
+        "refused, then sent again and handled"
+    );
+    // Given up for good: the app-version search goes without it from the start, so a
+    // refusal of it now is a real failure, not a cue to retry.
+    sim.set_fault_times("POST /app-version/search", refusal(), 1);
+    let err = c.search_app_versions(DEMO_PROJECT_ID, 50).unwrap_err();
+    assert_eq!(err.http_status, Some(400));
+    assert_eq!(searches("app-version"), 0);
+    assert!(
+        !c.search_app_versions(DEMO_PROJECT_ID, 50)
+            .unwrap()
+            .is_empty()
+    );
+}
+
 /// The demo's past builds took time: each version's pipeline runs from its start to its
 /// end (finish or failure) over many seconds, and ends when its build process ended.
 #[test]

@@ -8,6 +8,7 @@
 //! message or a log line.
 
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use serde::de::DeserializeOwned;
@@ -94,6 +95,9 @@ pub struct ZeropsClient {
     token: String,
     /// Cached after the first successful lookup only: a failed one is retried next time.
     client_id: Mutex<Option<String>>,
+    /// The API refused a `projectId` filter in a search once: process and app-version
+    /// searches go by organisation only from then on (ops filter by project anyway).
+    project_filter_refused: AtomicBool,
 }
 
 impl std::fmt::Debug for ZeropsClient {
@@ -152,6 +156,7 @@ impl ZeropsClient {
             base: base_url(api_host),
             token: token.to_owned(),
             client_id: Mutex::new(None),
+            project_filter_refused: AtomicBool::new(false),
         }
     }
 
@@ -294,6 +299,37 @@ impl ZeropsClient {
     }
 
     /// The newest `limit` items of a search (processes, app versions): one request.
+    /// The filters of a project's process or app-version search: the organisation, and the
+    /// project too unless the API has refused that filter (its support is unverified live;
+    /// it keeps a busy organisation's newest items from crowding ours out of the page).
+    pub(super) fn project_filters(&self, project_id: &str) -> Result<Value, PlatformError> {
+        let client_id = self.client_id()?;
+        let mut filters =
+            vec![serde_json::json!({"name": "clientId", "operator": "eq", "value": client_id})];
+        if !self.project_filter_refused.load(Ordering::Acquire) {
+            filters.push(
+                serde_json::json!({"name": "projectId", "operator": "eq", "value": project_id}),
+            );
+        }
+        Ok(Value::Array(filters))
+    }
+
+    /// Whether `err` answered a search that had the project filter with a 400: then the
+    /// filter is given up (for good) and the search is to be sent again without it.
+    pub(super) fn refused_project_filter(&self, err: &PlatformError, filters: &Value) -> bool {
+        let refused =
+            err.http_status == Some(400) && filters.as_array().is_some_and(|f| f.len() > 1);
+        if refused {
+            crate::warn!(
+                "api",
+                "a search refused the projectId filter ({}); searching by organisation and filtering here",
+                err.message
+            );
+            self.project_filter_refused.store(true, Ordering::Release);
+        }
+        refused
+    }
+
     pub(super) fn search<T: DeserializeOwned>(
         &self,
         entity: &str,

@@ -333,18 +333,16 @@ impl Client for ZeropsClient {
         project_id: &str,
         limit: usize,
     ) -> Result<Vec<ProcessEvent>, PlatformError> {
-        let client_id = self.client_id()?;
-        // Narrowed to the project on the server too (the newest items of a busy
-        // organisation could otherwise crowd ours out of the page); ops still filter.
-        self.search(
-            "process",
-            json!([
-                {"name": "clientId", "operator": "eq", "value": client_id},
-                {"name": "projectId", "operator": "eq", "value": project_id}
-            ]),
-            limit,
-            Subject::Process,
-        )
+        let filters = self.project_filters(project_id)?;
+        match self.search("process", filters.clone(), limit, Subject::Process) {
+            Err(err) if self.refused_project_filter(&err, &filters) => self.search(
+                "process",
+                self.project_filters(project_id)?,
+                limit,
+                Subject::Process,
+            ),
+            other => other,
+        }
     }
 
     fn search_app_versions(
@@ -352,18 +350,16 @@ impl Client for ZeropsClient {
         project_id: &str,
         limit: usize,
     ) -> Result<Vec<AppVersionEvent>, PlatformError> {
-        let client_id = self.client_id()?;
-        // Narrowed to the project on the server too (the newest items of a busy
-        // organisation could otherwise crowd ours out of the page); ops still filter.
-        self.search(
-            "app-version",
-            json!([
-                {"name": "clientId", "operator": "eq", "value": client_id},
-                {"name": "projectId", "operator": "eq", "value": project_id}
-            ]),
-            limit,
-            Subject::Service,
-        )
+        let filters = self.project_filters(project_id)?;
+        match self.search("app-version", filters.clone(), limit, Subject::Service) {
+            Err(err) if self.refused_project_filter(&err, &filters) => self.search(
+                "app-version",
+                self.project_filters(project_id)?,
+                limit,
+                Subject::Service,
+            ),
+            other => other,
+        }
     }
 }
 
