@@ -42,6 +42,20 @@ pub fn build_in_progress(status: &str) -> bool {
     )
 }
 
+/// Whether the platform marked the version's pipeline failed (a hard failure signal,
+/// whatever the status says yet).
+fn pipeline_failed(version: &AppVersionEvent) -> bool {
+    version
+        .build
+        .as_ref()
+        .is_some_and(|b| b.pipeline_failed.is_some())
+}
+
+/// Whether the version's build and deploy have ended, well or not.
+fn build_ended(version: &AppVersionEvent) -> bool {
+    !build_in_progress(&version.status) || pipeline_failed(version)
+}
+
 /// What to deploy.
 #[derive(Debug, Clone, Default)]
 pub struct DeployRequest {
@@ -675,15 +689,11 @@ pub fn deploy(
             "Check zerops_events for the build; if you set timeoutSeconds below 4200, raise it.",
         ));
     }
-    let ending = if let Some(seen) = version.as_ref().filter(|_| stopped) {
+    let ending = if let Some(seen) = &version {
         // A push stopped at the budget is answered with the build the tick has just seen
         // (another look could only repeat it, or fail on a passing API error): still
         // running, or, if it ended before zcli noticed, as it ended.
-        let failed = seen
-            .build
-            .as_ref()
-            .is_some_and(|b| b.pipeline_failed.is_some());
-        (build_in_progress(&seen.status) && !failed).then_some("STILL_RUNNING")
+        (!build_ended(seen)).then_some("STILL_RUNNING")
     } else {
         // zcli returning is not a finished deploy: find and follow the new app version. A
         // pause first keeps the last progress report a full interval before the answer.
@@ -706,11 +716,7 @@ pub fn deploy(
         let mut polls_without_version = 0;
         let ending = loop {
             if let (Some(v), _) = fresh_version(session, &plan.service.id, &before)? {
-                let failed = v
-                    .build
-                    .as_ref()
-                    .is_some_and(|b| b.pipeline_failed.is_some());
-                let done = !build_in_progress(&v.status) || failed;
+                let done = build_ended(&v);
                 version = Some(v);
                 if done {
                     break None;
@@ -789,11 +795,7 @@ pub fn deploy(
         ));
         return Ok(result);
     }
-    let pipeline_failed = version
-        .build
-        .as_ref()
-        .is_some_and(|b| b.pipeline_failed.is_some());
-    if matches!(version.status.as_str(), "ACTIVE" | "BACKUP") && !pipeline_failed {
+    if matches!(version.status.as_str(), "ACTIVE" | "BACKUP") && !pipeline_failed(&version) {
         result["status"] = json!("DEPLOYED");
         result["appVersionStatus"] = json!(version.status);
         // Subdomain state as read before the push (a deploy does not change it); the URL

@@ -302,7 +302,7 @@ impl ZeropsClient {
     /// The filters of a project's process or app-version search: the organisation, and the
     /// project too unless the API has refused that filter (its support is unverified live;
     /// it keeps a busy organisation's newest items from crowding ours out of the page).
-    pub(super) fn project_filters(&self, project_id: &str) -> Result<Value, PlatformError> {
+    fn project_filters(&self, project_id: &str) -> Result<Value, PlatformError> {
         let client_id = self.client_id()?;
         let mut filters =
             vec![serde_json::json!({"name": "clientId", "operator": "eq", "value": client_id})];
@@ -316,7 +316,7 @@ impl ZeropsClient {
 
     /// Whether `err` answered a search that had the project filter with a 400: then the
     /// filter is given up (for good) and the search is to be sent again without it.
-    pub(super) fn refused_project_filter(&self, err: &PlatformError, filters: &Value) -> bool {
+    fn refused_project_filter(&self, err: &PlatformError, filters: &Value) -> bool {
         let refused =
             err.http_status == Some(400) && filters.as_array().is_some_and(|f| f.len() > 1);
         if refused {
@@ -328,6 +328,24 @@ impl ZeropsClient {
             self.project_filter_refused.store(true, Ordering::Release);
         }
         refused
+    }
+
+    /// One page of a project's processes or app versions, narrowed by [`Self::project_filters`]
+    /// and sent again without the project filter if the API refuses it.
+    pub(super) fn search_in_project<T: DeserializeOwned>(
+        &self,
+        entity: &str,
+        project_id: &str,
+        limit: usize,
+        subject: Subject,
+    ) -> Result<Vec<T>, PlatformError> {
+        let filters = self.project_filters(project_id)?;
+        match self.search(entity, filters.clone(), limit, subject) {
+            Err(err) if self.refused_project_filter(&err, &filters) => {
+                self.search(entity, self.project_filters(project_id)?, limit, subject)
+            }
+            other => other,
+        }
     }
 
     pub(super) fn search<T: DeserializeOwned>(

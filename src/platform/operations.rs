@@ -333,16 +333,7 @@ impl Client for ZeropsClient {
         project_id: &str,
         limit: usize,
     ) -> Result<Vec<ProcessEvent>, PlatformError> {
-        let filters = self.project_filters(project_id)?;
-        match self.search("process", filters.clone(), limit, Subject::Process) {
-            Err(err) if self.refused_project_filter(&err, &filters) => self.search(
-                "process",
-                self.project_filters(project_id)?,
-                limit,
-                Subject::Process,
-            ),
-            other => other,
-        }
+        self.search_in_project("process", project_id, limit, Subject::Process)
     }
 
     fn search_app_versions(
@@ -350,16 +341,7 @@ impl Client for ZeropsClient {
         project_id: &str,
         limit: usize,
     ) -> Result<Vec<AppVersionEvent>, PlatformError> {
-        let filters = self.project_filters(project_id)?;
-        match self.search("app-version", filters.clone(), limit, Subject::Service) {
-            Err(err) if self.refused_project_filter(&err, &filters) => self.search(
-                "app-version",
-                self.project_filters(project_id)?,
-                limit,
-                Subject::Service,
-            ),
-            other => other,
-        }
+        self.search_in_project("app-version", project_id, limit, Subject::Service)
     }
 }
 
