@@ -18,6 +18,7 @@ use super::helpers::{
     fail_if_failed, followed_json, project_services, refuse_if_deleting, resolve_service_among,
 };
 use super::progress::Ending;
+use super::validate::suggest;
 
 /// Where the variables live.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -430,9 +431,11 @@ fn unknown_references(
             let Some(service) = known.iter().find(|s| s.name == host) else {
                 if !known.is_empty() {
                     let names: Vec<&str> = known.iter().map(|s| s.name.as_str()).collect();
+                    let near = suggest::closest(host, &names, 1)
+                        .first()
+                        .map_or_else(String::new, |n| format!(" (did you mean '{n}'?)"));
                     warnings.push(format!(
-                        "{key}: no service '{host}' for ${{{name}}}{}: the app would get the text as written (unless {name} is a project variable).",
-                        did_you_mean(host, &names)
+                        "{key}: no service '{host}' for ${{{name}}}{near}: the app would get the text as written (unless {name} is a project variable)."
                     ));
                 }
                 continue;
@@ -451,13 +454,10 @@ fn unknown_references(
             };
             // By edit distance only (no "contains" match: `URL` beside a zerops.yml's
             // `DATABASE_URL` is no typo of it).
-            let limit = (wanted.chars().count() / 3).max(1);
-            let near = keys
-                .iter()
-                .map(|k| (super::validate::suggest::distance(wanted, k), k))
-                .filter(|(d, _)| *d <= limit)
-                .min_by_key(|(d, _)| *d);
-            if let Some((_, near)) = near.filter(|_| !keys.iter().any(|k| k == wanted)) {
+            let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+            if !keys.contains(&wanted)
+                && let Some(near) = suggest::nearest(wanted, &keys)
+            {
                 warnings.push(format!(
                     "{key}: '{host}' has no variable '{wanted}' for ${{{name}}} (did you mean '{near}'?): the app would get the text as written."
                 ));
@@ -465,13 +465,6 @@ fn unknown_references(
         }
     }
     warnings
-}
-
-/// ` (did you mean 'x'?)` for the nearest of `names`, or nothing.
-fn did_you_mean(input: &str, names: &[&str]) -> String {
-    super::validate::suggest::closest(input, names, 1)
-        .first()
-        .map_or_else(String::new, |near| format!(" (did you mean '{near}'?)"))
 }
 
 /// A project variable cannot be updated in place by zcp's calls: delete, then create.

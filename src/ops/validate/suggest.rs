@@ -29,7 +29,7 @@ pub fn distance(a: &str, b: &str) -> usize {
 /// A candidate that contains the input (or the reverse) also counts, so `node` finds
 /// `nodejs`. A slice, not an iterator: one copy of the code serves every caller.
 pub fn closest<'a>(input: &str, candidates: &[&'a str], max: usize) -> Vec<&'a str> {
-    let limit = (input.chars().count() / 3).max(1);
+    let limit = typo_limit(input);
     let lower = input.to_ascii_lowercase();
     let mut scored: Vec<(usize, &'a str)> = candidates
         .iter()
@@ -49,6 +49,23 @@ pub fn closest<'a>(input: &str, candidates: &[&'a str], max: usize) -> Vec<&'a s
     crate::order::sort_by(&mut scored, |a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
     scored.dedup_by(|a, b| a.1 == b.1);
     scored.into_iter().take(max).map(|(_, c)| c).collect()
+}
+
+/// How many edits a typo of `input` may have: a third of its length, at least one.
+fn typo_limit(input: &str) -> usize {
+    (input.chars().count() / 3).max(1)
+}
+
+/// The candidate nearest to `input` by edit distance alone, if near enough to be a typo:
+/// unlike [`closest`], one that merely contains the input (or the reverse) does not count.
+pub fn nearest<'a>(input: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    let limit = typo_limit(input);
+    candidates
+        .iter()
+        .map(|&c| (distance(input, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
 }
 
 /// "did you mean `a` or `b`?" text, or a fallback listing the allowed values.
@@ -82,6 +99,15 @@ pub fn or_list(items: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nearest_counts_edits_only() {
+        let keys = ["connectionString", "password", "hostname"];
+        assert_eq!(nearest("pasword", &keys), Some("password"));
+        assert_eq!(nearest("hostnme", &keys), Some("hostname"));
+        assert_eq!(nearest("connection", &keys), None);
+        assert_eq!(closest("connection", &keys, 1), ["connectionString"]);
+    }
 
     #[test]
     fn distances() {
