@@ -591,6 +591,34 @@ mod tests {
 
     const SENTINEL: &str = "sentinel-SECRET-token-42";
 
+    /// A factory of mock clients made by `make` from the credentials and the attempt's
+    /// number (0 first), and the count of attempts made.
+    fn counted_factory(
+        make: impl Fn(&Credentials, usize) -> MockClient + Send + Sync + 'static,
+    ) -> (ClientFactory, Arc<std::sync::atomic::AtomicUsize>) {
+        let attempts = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counter = attempts.clone();
+        let factory: ClientFactory = Box::new(move |creds| {
+            let attempt = counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let client: Arc<dyn Client> = Arc::new(make(creds, attempt));
+            let logs: Arc<dyn LogFetcher> = Arc::new(MockLogFetcher::default());
+            (client, logs)
+        });
+        (factory, attempts)
+    }
+
+    /// A client whose token sees project `p1`.
+    fn working() -> MockClient {
+        MockClient::new()
+            .with_user_info(user())
+            .with_projects(vec![project("p1")])
+    }
+
+    /// A client whose token check fails with `code`.
+    fn failing(code: ErrorCode) -> MockClient {
+        MockClient::new().with_error("get_user_info", PlatformError::new(code, "refused"))
+    }
+
     fn env(vars: &[(&str, &str)], home: &Path, os: Os) -> EnvSource {
         EnvSource {
             vars: vars
@@ -987,29 +1015,14 @@ mod tests {
     fn a_new_zcli_login_replaces_a_rejected_one_without_a_restart() {
         let home = tempfile::tempdir().unwrap();
         let file = home.path().join(".config/zerops/cli.data");
-        let attempts = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-        let counter = attempts.clone();
-        let auth = Authenticator::new(
-            env(&[], home.path(), Os::Linux),
-            Box::new(move |creds| {
-                counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                let client = if creds.token.starts_with("good") {
-                    MockClient::new()
-                        .with_user_info(user())
-                        .with_projects(vec![project("p1")])
-                } else {
-                    MockClient::new().with_error(
-                        "get_user_info",
-                        PlatformError::new(ErrorCode::AuthInvalidToken, "rejected"),
-                    )
-                };
-                let client: Arc<dyn Client> = Arc::new(client);
-                (
-                    client,
-                    Arc::new(MockLogFetcher::default()) as Arc<dyn LogFetcher>,
-                )
-            }),
-        );
+        let (factory, attempts) = counted_factory(|creds, _| {
+            if creds.token.starts_with("good") {
+                working()
+            } else {
+                failing(ErrorCode::AuthInvalidToken)
+            }
+        });
+        let auth = Authenticator::new(env(&[], home.path(), Os::Linux), factory);
         let count = || attempts.load(std::sync::atomic::Ordering::SeqCst);
         assert_eq!(auth.session().unwrap_err().code, ErrorCode::AuthRequired);
         assert_eq!(auth.session().unwrap_err().code, ErrorCode::AuthRequired);
@@ -1046,27 +1059,17 @@ mod tests {
     fn waiters_share_a_passing_failure_of_a_new_login() {
         let home = tempfile::tempdir().unwrap();
         let file = home.path().join(".config/zerops/cli.data");
-        let attempts = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-        let counter = attempts.clone();
+        let (factory, attempts) = counted_factory(|creds, _| {
+            if creds.token.starts_with("good") {
+                working()
+            } else {
+                std::thread::sleep(std::time::Duration::from_millis(300));
+                failing(ErrorCode::NetworkError)
+            }
+        });
         let auth = Arc::new(Authenticator::new(
             env(&[], home.path(), Os::Linux),
-            Box::new(move |creds| {
-                counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                let client = if creds.token.starts_with("good") {
-                    MockClient::new()
-                        .with_user_info(user())
-                        .with_projects(vec![project("p1")])
-                } else {
-                    std::thread::sleep(std::time::Duration::from_millis(300));
-                    MockClient::new().with_error(
-                        "get_user_info",
-                        PlatformError::new(ErrorCode::NetworkError, "down"),
-                    )
-                };
-                let client: Arc<dyn Client> = Arc::new(client);
-                let logs: Arc<dyn LogFetcher> = Arc::new(MockLogFetcher::default());
-                (client, logs)
-            }),
+            factory,
         ));
         let count = || attempts.load(std::sync::atomic::Ordering::SeqCst);
         write(&file, &cli_data("good", None));
@@ -1109,28 +1112,12 @@ mod tests {
                 Some(ErrorCode::AuthInvalidToken),
             ),
         ] {
-            let attempt = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-            let counter = attempt.clone();
-            let auth = Authenticator::with_credentials(
-                creds(None),
-                Box::new(move |_| {
-                    let first = counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 0;
-                    let client = match (first, then) {
-                        (true, _) => MockClient::new().with_error(
-                            "get_user_info",
-                            PlatformError::new(ErrorCode::NetworkError, "down"),
-                        ),
-                        (false, Some(code)) => MockClient::new()
-                            .with_error("get_user_info", PlatformError::new(code, "refused")),
-                        (false, None) => MockClient::new()
-                            .with_user_info(user())
-                            .with_projects(vec![project("p1")]),
-                    };
-                    let client: Arc<dyn Client> = Arc::new(client);
-                    let logs: Arc<dyn LogFetcher> = Arc::new(MockLogFetcher::default());
-                    (client, logs)
-                }),
-            );
+            let (factory, _) = counted_factory(move |_, attempt| match (attempt, then) {
+                (0, _) => failing(ErrorCode::NetworkError),
+                (_, Some(code)) => failing(code),
+                (_, None) => working(),
+            });
+            let auth = Authenticator::with_credentials(creds(None), factory);
             assert_eq!(auth.session().unwrap_err().code, ErrorCode::NetworkError);
             let later = auth.session().map(|_| ()).map_err(|e| e.code);
             assert_eq!(later.err(), expected);
@@ -1141,22 +1128,8 @@ mod tests {
 
     #[test]
     fn authenticator_remembers_definitive_failures_and_retries_transient_ones() {
-        let attempts = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-        let counter = attempts.clone();
-        let transient = Authenticator::with_credentials(
-            creds(None),
-            Box::new(move |_| {
-                counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                let client: Arc<dyn Client> = Arc::new(MockClient::new().with_error(
-                    "get_user_info",
-                    PlatformError::new(ErrorCode::NetworkError, "down"),
-                ));
-                (
-                    client,
-                    Arc::new(MockLogFetcher::default()) as Arc<dyn LogFetcher>,
-                )
-            }),
-        );
+        let (factory, attempts) = counted_factory(|_, _| failing(ErrorCode::NetworkError));
+        let transient = Authenticator::with_credentials(creds(None), factory);
         assert_eq!(
             transient.session().unwrap_err().code,
             ErrorCode::NetworkError
@@ -1171,22 +1144,8 @@ mod tests {
             "transient failures are retried"
         );
 
-        let attempts = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-        let counter = attempts.clone();
-        let definitive = Authenticator::with_credentials(
-            creds(None),
-            Box::new(move |_| {
-                counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                let client: Arc<dyn Client> = Arc::new(MockClient::new().with_error(
-                    "get_user_info",
-                    PlatformError::new(ErrorCode::AuthInvalidToken, "bad"),
-                ));
-                (
-                    client,
-                    Arc::new(MockLogFetcher::default()) as Arc<dyn LogFetcher>,
-                )
-            }),
-        );
+        let (factory, attempts) = counted_factory(|_, _| failing(ErrorCode::AuthInvalidToken));
+        let definitive = Authenticator::with_credentials(creds(None), factory);
         assert_eq!(
             definitive.session().unwrap_err().code,
             ErrorCode::AuthInvalidToken

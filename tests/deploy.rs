@@ -48,6 +48,14 @@ fn deploy_env(sim: &SimHandle, bin: &Path) -> Vec<(String, String)> {
     env
 }
 
+/// [`deploy_env`] with a follow budget (`ZCP_POLL_BUDGET_MS`) of `ms`.
+fn deploy_env_with_budget(sim: &SimHandle, bin: &Path, ms: u64) -> Vec<(String, String)> {
+    let mut env = deploy_env(sim, bin);
+    env.retain(|(k, _)| k != "ZCP_POLL_BUDGET_MS");
+    env.push(("ZCP_POLL_BUDGET_MS".into(), ms.to_string()));
+    env
+}
+
 fn work_dir(yml: Option<&str>, behaviour: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     if let Some(text) = yml {
@@ -833,9 +841,7 @@ fn without_a_progress_token_a_long_push_is_left_to_the_platform_once_its_build_r
     }));
     let bin = zcli_dir();
     let work = work_dir(Some(ZEROPS_YML), "grandchild=1\nsleep=60\n");
-    let mut env = deploy_env(&sim, bin.path());
-    env.retain(|(k, _)| k != "ZCP_POLL_BUDGET_MS");
-    env.push(("ZCP_POLL_BUDGET_MS".into(), "6000".into()));
+    let env = deploy_env_with_budget(&sim, bin.path(), 6000);
     let mut s = Session::start(&env);
     let started = Instant::now();
     let id = deploy_api(&mut s, work.path(), None);
@@ -905,9 +911,7 @@ fn without_a_progress_token_a_long_push_is_left_to_the_platform_once_its_build_r
     }));
     // The fake counts whole seconds of its shell: `sleep=5` lasts more than 4 s.
     let work = work_dir(Some(ZEROPS_YML), "sleep=5\nexit=0\n");
-    let mut env = deploy_env(&sim, bin.path());
-    env.retain(|(k, _)| k != "ZCP_POLL_BUDGET_MS");
-    env.push(("ZCP_POLL_BUDGET_MS".into(), "1500".into()));
+    let env = deploy_env_with_budget(&sim, bin.path(), 1500);
     let mut s = Session::start(&env);
     let started = Instant::now();
     let id = deploy_api(&mut s, work.path(), Some("deploy-token"));
@@ -933,9 +937,7 @@ fn a_stopped_push_whose_build_already_ended_is_answered_as_it_ended() {
         }));
         let bin = zcli_dir();
         let work = work_dir(Some(ZEROPS_YML), "grandchild=1\nsleep=60\n");
-        let mut env = deploy_env(&sim, bin.path());
-        env.retain(|(k, _)| k != "ZCP_POLL_BUDGET_MS");
-        env.push(("ZCP_POLL_BUDGET_MS".into(), "3000".into()));
+        let env = deploy_env_with_budget(&sim, bin.path(), 3000);
         let mut s = Session::start(&env);
         let started = Instant::now();
         let id = deploy_api(&mut s, work.path(), None);
@@ -968,9 +970,7 @@ fn a_push_without_a_new_build_is_reported_as_such() {
     let sim = fast_sim();
     let bin = zcli_dir();
     let work = work_dir(Some(ZEROPS_YML), "exit=0\n");
-    let mut env = deploy_env(&sim, bin.path());
-    env.retain(|(k, _)| k != "ZCP_POLL_BUDGET_MS");
-    env.push(("ZCP_POLL_BUDGET_MS".into(), "600".into()));
+    let env = deploy_env_with_budget(&sim, bin.path(), 600);
     let mut s = Session::start(&env);
     let failed = expect_error(
         &s.call(
@@ -1034,9 +1034,7 @@ fn the_new_version_is_found_behind_other_projects_deploys() {
     sim.set_search_leak(true);
     let bin = zcli_dir();
     let work = work_dir(Some(ZEROPS_YML), "sleep=1\nexit=0\n");
-    let mut env = deploy_env(&sim, bin.path());
-    env.retain(|(k, _)| k != "ZCP_POLL_BUDGET_MS");
-    env.push(("ZCP_POLL_BUDGET_MS".into(), "3000".into()));
+    let env = deploy_env_with_budget(&sim, bin.path(), 3000);
     let mut s = Session::start(&env);
     let id = deploy_api(&mut s, work.path(), None);
     wait_record(work.path());
