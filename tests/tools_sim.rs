@@ -2111,6 +2111,24 @@ fn events_are_newest_first_and_limited_after_filtering() {
     assert_eq!(after["events"][0]["action"], "restart");
 }
 
+/// A server whose search pages hold fewer items than asked for (here 2): the timeline and
+/// a build log lookup read on past the short pages while `totalHits` says there is more.
+#[test]
+fn capped_search_pages_do_not_hide_older_events_or_builds() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let whole = expect_ok(&s.call("zerops_events", json!({"limit": 50})));
+    assert!(whole["events"].as_array().unwrap().len() >= 6, "{whole}");
+    sim.with_state(|st| st.search_page_cap = Some(2));
+    let capped = expect_ok(&s.call("zerops_events", json!({"limit": 50})));
+    assert_eq!(capped["events"], whole["events"]);
+    let build = expect_ok(&s.call(
+        "zerops_logs",
+        json!({"serviceHostname": "api", "buildId": "avdemo0000000000000002"}),
+    ));
+    assert!(build.to_string().contains("Missing script"), "{build}");
+}
+
 /// `count` application (facility 16) lines of the api service, `web` access-log lines
 /// (facility 17) among them, the newest last.
 fn bulk_logs(sim: &SimHandle, count: u64, web: u64) {

@@ -14,10 +14,7 @@ use crate::platform::{AppVersionEvent, PlatformError, ProcessEvent};
 use crate::time::parse_rfc3339;
 
 use super::helpers::{check_hostname, find_service, project_services};
-use super::scope;
-
-/// The largest page we ask the search endpoints for.
-const MAX_FETCH: usize = 1000;
+use super::pager::{MAX_READ, Pager};
 
 /// Friendly names of the platform's action names.
 pub fn action_label(action: &str) -> String {
@@ -55,7 +52,7 @@ pub fn events(
     service_hostname: Option<&str>,
     limit: usize,
 ) -> Result<Value, PlatformError> {
-    let limit = limit.clamp(1, MAX_FETCH);
+    let limit = limit.clamp(1, MAX_READ);
     if let Some(hostname) = service_hostname.filter(|h| !h.trim().is_empty()) {
         check_hostname(hostname)?;
     }
@@ -77,21 +74,26 @@ pub fn events(
         .iter()
         .map(|s| (s.id.clone(), s.name.clone()))
         .collect();
-    let mut fetch = limit;
+    let project_id = &session.info.project_id;
+    let mut processes = Pager::new(project_id, limit);
+    let mut versions = Pager::new(project_id, limit);
+    let (mut processes_done, mut versions_done) = (false, false);
     loop {
-        let processes = session
-            .client
-            .search_processes(&session.info.project_id, fetch)?;
-        let versions = session
-            .client
-            .search_app_versions(&session.info.project_id, fetch)?;
-        let (process_page, version_page) = (processes.len(), versions.len());
-        // API-BUG-WORKAROUND: remove when search endpoints are project-scoped
-        let processes = scope::only_project(processes, &session.info.project_id);
-        // API-BUG-WORKAROUND: remove when search endpoints are project-scoped
-        let versions = scope::only_project(versions, &session.info.project_id);
+        if !processes_done {
+            processes.read_next(
+                |l, o| session.client.search_processes_page(project_id, l, o),
+                |p| &p.id,
+            )?;
+        }
+        if !versions_done {
+            versions.read_next(
+                |l, o| session.client.search_app_versions_page(project_id, l, o),
+                |v| &v.id,
+            )?;
+        }
         let keep = |e: &Event| filter.as_ref().is_none_or(|name| &e.service == name);
         let mut timeline: Vec<Event> = processes
+            .items
             .iter()
             .filter_map(process_event)
             .filter(keep)
@@ -99,6 +101,7 @@ pub fn events(
         let kept_processes = timeline.len();
         timeline.extend(
             versions
+                .items
                 .iter()
                 .filter_map(|v| version_event(v, &names))
                 .filter(keep),
@@ -106,10 +109,9 @@ pub fn events(
         let kept_versions = timeline.len() - kept_processes;
         // Each source must be read to its end or hold `limit` kept items: otherwise its
         // next unread item could be newer than kept items of the other source.
-        let complete = |page: usize, kept: usize| page < fetch || kept >= limit;
-        if (complete(process_page, kept_processes) && complete(version_page, kept_versions))
-            || fetch >= MAX_FETCH
-        {
+        processes_done = processes.ended() || kept_processes >= limit;
+        versions_done = versions.ended() || kept_versions >= limit;
+        if processes_done && versions_done {
             // (Taken here, on the one pass that returns.)
             let deleted = match gone.take() {
                 Some(err) if timeline.is_empty() => return Err(err),
@@ -132,7 +134,6 @@ pub fn events(
             }
             return Ok(result);
         }
-        fetch = (fetch * 4).min(MAX_FETCH);
     }
 }
 

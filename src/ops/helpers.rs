@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 use crate::auth::Session;
 use crate::platform::{AppVersionEvent, ErrorCode, PlatformError, Process, ServiceStack};
 
+use super::pager::Pager;
 use super::progress::Ending;
 use super::scope;
 
@@ -20,31 +21,30 @@ pub fn project_services(session: &Session) -> Result<Vec<ServiceStack>, Platform
     Ok(mine.into_iter().filter(|s| !s.is_internal()).collect())
 }
 
-/// The largest page of the app-version search that is read.
-const MAX_VERSION_FETCH: usize = 1000;
-
-/// This project's app versions, newest first, from the app-version search. The search
-/// returns every project's versions (the scoped-token bug), so a busy organisation can
-/// push ours out of a small page: pages grow (from `first_page`, times 4, up to 1000)
-/// until `enough` accepts what was found, or the search has no more.
+/// This project's app versions, newest first, from the app-version search, read page by
+/// page (the first of `first_page` items) until `enough` accepts what was found or the
+/// search has no more (see [`Pager`]).
 pub fn project_app_versions(
     session: &Session,
     first_page: usize,
     enough: impl Fn(&[AppVersionEvent]) -> bool,
 ) -> Result<Vec<AppVersionEvent>, PlatformError> {
-    let mut fetch = first_page.min(MAX_VERSION_FETCH);
-    loop {
-        let page = session
-            .client
-            .search_app_versions(&session.info.project_id, fetch)?;
-        let ended = page.len() < fetch;
-        // API-BUG-WORKAROUND: remove when search endpoints are project-scoped
-        let ours = scope::only_project(page, &session.info.project_id);
-        if ended || fetch >= MAX_VERSION_FETCH || enough(&ours) {
-            return Ok(ours);
+    let project_id = &session.info.project_id;
+    let mut versions = Pager::new(project_id, first_page);
+    while !versions.ended() {
+        versions.read_next(
+            |limit, offset| {
+                session
+                    .client
+                    .search_app_versions_page(project_id, limit, offset)
+            },
+            |v| &v.id,
+        )?;
+        if enough(&versions.items) {
+            break;
         }
-        fetch = (fetch * 4).min(MAX_VERSION_FETCH);
     }
+    Ok(versions.items)
 }
 
 /// The longest hostname accepted as input (the platform's own limit is lower).

@@ -12,6 +12,7 @@ pub mod helpers;
 pub mod import;
 pub mod logs;
 pub mod manage;
+pub mod pager;
 pub mod process;
 pub mod progress;
 pub mod scope;

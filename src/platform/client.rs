@@ -4,7 +4,7 @@
 use super::errors::PlatformError;
 use super::types::{
     AppVersionEvent, AutoscalingParams, EnvVar, ImportResult, LogAccess, LogEntry, LogFetchParams,
-    Process, ProcessEvent, Project, ServiceStack, UserInfo,
+    Process, ProcessEvent, Project, SearchPage, ServiceStack, UserInfo,
 };
 
 /// The 24 API operations of the PRD. Every call blocks (30 s limit in the HTTP client).
@@ -66,18 +66,37 @@ pub trait Client: Send + Sync {
     fn enable_subdomain_access(&self, service_id: &str) -> Result<Process, PlatformError>;
     fn disable_subdomain_access(&self, service_id: &str) -> Result<Process, PlatformError>;
     fn get_project_log(&self, project_id: &str) -> Result<LogAccess, PlatformError>;
-    /// Recent processes, newest first (a search by client: may include other projects').
+    /// Processes, newest first, from `offset` on (a search by client: may include other
+    /// projects').
+    fn search_processes_page(
+        &self,
+        project_id: &str,
+        limit: usize,
+        offset: usize,
+    ) -> Result<SearchPage<ProcessEvent>, PlatformError>;
+    /// App versions, newest first, from `offset` on (same caveat).
+    fn search_app_versions_page(
+        &self,
+        project_id: &str,
+        limit: usize,
+        offset: usize,
+    ) -> Result<SearchPage<AppVersionEvent>, PlatformError>;
+    /// The newest processes: the first page only.
     fn search_processes(
         &self,
         project_id: &str,
         limit: usize,
-    ) -> Result<Vec<ProcessEvent>, PlatformError>;
-    /// Recent app versions, newest first (same caveat).
+    ) -> Result<Vec<ProcessEvent>, PlatformError> {
+        Ok(self.search_processes_page(project_id, limit, 0)?.items)
+    }
+    /// The newest app versions: the first page only.
     fn search_app_versions(
         &self,
         project_id: &str,
         limit: usize,
-    ) -> Result<Vec<AppVersionEvent>, PlatformError>;
+    ) -> Result<Vec<AppVersionEvent>, PlatformError> {
+        Ok(self.search_app_versions_page(project_id, limit, 0)?.items)
+    }
 }
 
 /// Reads from the log backend behind a [`LogAccess`].

@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 
 use super::client::Client;
 use super::errors::{ErrorCode, Failure, PlatformError, Subject, map_failure};
-use super::types::Process;
+use super::types::{Process, SearchPage};
 
 /// The API's path prefix.
 const API_PREFIX: &str = "/api/rest/public";
@@ -337,15 +337,25 @@ impl ZeropsClient {
         entity: &str,
         project_id: &str,
         limit: usize,
+        offset: usize,
         subject: Subject,
-    ) -> Result<Vec<T>, PlatformError> {
+    ) -> Result<SearchPage<T>, PlatformError> {
         let filters = self.project_filters(project_id)?;
-        match self.search(entity, filters.clone(), limit, subject) {
+        let envelope = match self.search_page(entity, &filters, limit, offset, subject) {
             Err(err) if self.refused_project_filter(&err, &filters) => {
-                self.search(entity, self.project_filters(project_id)?, limit, subject)
+                let filters = self.project_filters(project_id)?;
+                self.search_page(entity, &filters, limit, offset, subject)
             }
             other => other,
-        }
+        }?;
+        let items: Vec<T> = envelope.items.unwrap_or_default();
+        // `totalHits` decides when it is there: a server that caps its pages below `limit`
+        // must not look finished after its first page.
+        let more = match envelope.total_hits {
+            Some(total) => !items.is_empty() && ((offset + items.len()) as u64) < total,
+            None => items.len() >= limit,
+        };
+        Ok(SearchPage { items, more })
     }
 
     pub(super) fn search<T: DeserializeOwned>(

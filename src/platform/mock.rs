@@ -10,7 +10,7 @@ use super::client::{Client, LogFetcher};
 use super::errors::{ErrorCode, PlatformError};
 use super::types::{
     AppVersionEvent, AutoscalingParams, EnvVar, ImportResult, LogAccess, LogEntry, LogFetchParams,
-    Process, ProcessEvent, Project, ServiceRef, ServiceStack, UserInfo,
+    Process, ProcessEvent, Project, SearchPage, ServiceRef, ServiceStack, UserInfo,
 };
 
 #[derive(Default)]
@@ -558,22 +558,35 @@ impl Client for MockClient {
         })
     }
 
-    fn search_processes(
+    fn search_processes_page(
         &self,
         project_id: &str,
         limit: usize,
-    ) -> Result<Vec<ProcessEvent>, PlatformError> {
-        let state = self.enter("search_processes", &format!("{project_id}, {limit}"))?;
-        Ok(state.process_events.iter().take(limit).cloned().collect())
+        offset: usize,
+    ) -> Result<SearchPage<ProcessEvent>, PlatformError> {
+        let args = format!("{project_id}, {limit}, {offset}");
+        let state = self.enter("search_processes", &args)?;
+        Ok(page_of(&state.process_events, limit, offset))
     }
 
-    fn search_app_versions(
+    fn search_app_versions_page(
         &self,
         project_id: &str,
         limit: usize,
-    ) -> Result<Vec<AppVersionEvent>, PlatformError> {
-        let state = self.enter("search_app_versions", &format!("{project_id}, {limit}"))?;
-        Ok(state.app_versions.iter().take(limit).cloned().collect())
+        offset: usize,
+    ) -> Result<SearchPage<AppVersionEvent>, PlatformError> {
+        let args = format!("{project_id}, {limit}, {offset}");
+        let state = self.enter("search_app_versions", &args)?;
+        Ok(page_of(&state.app_versions, limit, offset))
+    }
+}
+
+/// A search page as the API answers one with `totalHits`.
+fn page_of<T: Clone>(all: &[T], limit: usize, offset: usize) -> SearchPage<T> {
+    let items: Vec<T> = all.iter().skip(offset).take(limit).cloned().collect();
+    SearchPage {
+        more: offset + items.len() < all.len(),
+        items,
     }
 }
 

@@ -8,7 +8,7 @@ use super::errors::{ErrorCode, PlatformError, Subject};
 use super::http::{Method, SearchEnvelope, ZeropsClient};
 use super::types::{
     AppVersionEvent, AutoscalingParams, EnvVar, ImportResult, LogAccess, Process, ProcessEvent,
-    Project, ServiceStack, UserInfo, UserInfoWire,
+    Project, SearchPage, ServiceStack, UserInfo, UserInfoWire,
 };
 
 #[derive(serde::Deserialize)]
@@ -328,20 +328,22 @@ impl Client for ZeropsClient {
         })
     }
 
-    fn search_processes(
+    fn search_processes_page(
         &self,
         project_id: &str,
         limit: usize,
-    ) -> Result<Vec<ProcessEvent>, PlatformError> {
-        self.search_in_project("process", project_id, limit, Subject::Process)
+        offset: usize,
+    ) -> Result<SearchPage<ProcessEvent>, PlatformError> {
+        self.search_in_project("process", project_id, limit, offset, Subject::Process)
     }
 
-    fn search_app_versions(
+    fn search_app_versions_page(
         &self,
         project_id: &str,
         limit: usize,
-    ) -> Result<Vec<AppVersionEvent>, PlatformError> {
-        self.search_in_project("app-version", project_id, limit, Subject::Service)
+        offset: usize,
+    ) -> Result<SearchPage<AppVersionEvent>, PlatformError> {
+        self.search_in_project("app-version", project_id, limit, offset, Subject::Service)
     }
 }
 

@@ -558,6 +558,15 @@ pub struct AppVersionEvent {
 }
 
 /// Items that belong to a project (for the scoped-token search workaround).
+/// One page of a newest-first search.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchPage<T> {
+    pub items: Vec<T>,
+    /// The search holds more after this page: by its `totalHits`, or, without that, because
+    /// the page came back as full as asked.
+    pub more: bool,
+}
+
 pub trait HasProjectId {
     fn project_id(&self) -> &str;
 }
