@@ -315,6 +315,18 @@ fn search_quality_on_held_out_queries() {
 }
 
 #[test]
+fn search_quality_on_the_audit_set() {
+    assert!(queries::AUDIT.len() >= 200);
+    let (hit3, mrr, misses) = quality(queries::AUDIT);
+    assert!(
+        hit3 >= 0.95,
+        "hit@3 {hit3:.3} < 0.95\n{}",
+        misses.join("\n")
+    );
+    assert!(mrr >= 0.88, "MRR {mrr:.3} < 0.88\n{}", misses.join("\n"));
+}
+
+#[test]
 fn unsupported_services_name_the_alternative() {
     let store = knowledge::store();
     for (query, alternative) in queries::UNSUPPORTED {

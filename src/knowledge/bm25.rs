@@ -13,6 +13,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 pub const K1: f64 = 1.2;
 /// Length normalisation.
 pub const B: f64 = 0.75;
+/// Length normalisation of the keyword field (index 1): a keyword list is a bag of
+/// aliases, so one more keyword should barely dilute the others.
+pub const KEYWORD_B: f64 = 0.3;
 
 /// A multiply-rotate hasher for short strings. Lookups dominate a query, and the keys are
 /// the corpus's own words (fixed at build time), so flooding is not a concern here.
@@ -69,7 +72,12 @@ pub fn idf(docs: usize, containing: usize) -> f64 {
 
 /// BM25 term-frequency component for a field of length `len` (average `average`).
 pub fn tf_part(tf: f64, len: f64, average: f64) -> f64 {
-    let norm = 1.0 - B + B * len / average.max(f64::MIN_POSITIVE);
+    tf_part_b(tf, len, average, B)
+}
+
+/// [`tf_part`] with the length normalisation `b` of one field.
+pub fn tf_part_b(tf: f64, len: f64, average: f64, b: f64) -> f64 {
+    let norm = 1.0 - b + b * len / average.max(f64::MIN_POSITIVE);
     tf * (K1 + 1.0) / (tf + K1 * norm)
 }
 
@@ -135,8 +143,9 @@ impl Index {
             for (term, doc, tf) in counts {
                 let containing = df.get(term as usize).copied().unwrap_or(1) as usize;
                 let len = field(doc as usize).len() as f64;
+                let b = if f == 1 { KEYWORD_B } else { B };
                 let weight =
-                    boost * idf(docs.len(), containing) * tf_part(f64::from(tf), len, average);
+                    boost * idf(docs.len(), containing) * tf_part_b(f64::from(tf), len, average, b);
                 entries.push((term, doc, weight));
             }
         }

@@ -320,19 +320,31 @@ pub fn extract(body: &str) -> Extract {
                 }
             }
             Event::SoftBreak | Event::HardBreak if !in_see_also => push_space(&mut out.text),
+            Event::End(TagEnd::TableHead | TagEnd::TableRow) if !in_see_also => {
+                end_row(&mut out.text);
+            }
             Event::End(
-                TagEnd::Paragraph
-                | TagEnd::Item
-                | TagEnd::CodeBlock
-                | TagEnd::TableHead
-                | TagEnd::TableRow
-                | TagEnd::BlockQuote(_),
+                TagEnd::Paragraph | TagEnd::Item | TagEnd::CodeBlock | TagEnd::BlockQuote(_),
             ) if !in_see_also => push_newline(&mut out.text),
-            Event::End(TagEnd::TableCell) if !in_see_also => push_space(&mut out.text),
+            // Cells stay apart in snippets ("Symptom | Cause | Fix"), not run together.
+            Event::End(TagEnd::TableCell) if !in_see_also => {
+                let kept = out.text.trim_end().len();
+                out.text.truncate(kept);
+                out.text.push_str(" | ");
+            }
             _ => {}
         }
     }
     out
+}
+
+/// Ends a table row: the separator after its last cell goes.
+fn end_row(text: &mut String) {
+    if let Some(row) = text.strip_suffix(" | ") {
+        let kept = row.len();
+        text.truncate(kept);
+    }
+    push_newline(text);
 }
 
 fn push_newline(text: &mut String) {
@@ -425,8 +437,9 @@ mod tests {
         assert!(
             text.starts_with("Text with bold and code and zerops://docs/guides/connect-database.")
         );
-        assert!(text.contains("Port Use"), "{text}");
-        assert!(text.contains("5432 primary"), "{text}");
+        // Cells are kept apart, and a row ends without a separator.
+        assert!(text.contains("Port | Use\n"), "{text}");
+        assert!(text.contains("5432 | primary\n"), "{text}");
         assert!(text.contains("services:\n  - hostname: db"), "{text}");
         assert!(
             !text.contains("PostgreSQL on Zerops"),
@@ -436,7 +449,8 @@ mod tests {
             !text.contains("choose-database"),
             "See Also stays out: {text}"
         );
-        assert!(!text.contains(['*', '|', '`']), "{text}");
+        assert!(!text.contains(['*', '`']), "{text}");
+        assert!(!text.contains("---"), "no table rule: {text}");
     }
 
     #[test]

@@ -114,6 +114,9 @@ pub const ALIASES: &[(&str, &str)] = &[
     ("umgebungsvariablen", "environment variable"),
     ("domaine", "domain"),
     ("dominio", "domain"),
+    // Abbreviations and verbs agents use for documented topics.
+    ("undo", "rollback"),
+    ("revert", "rollback"),
 ];
 
 /// The extra words an alias adds for `word` (lower-case, as typed).
