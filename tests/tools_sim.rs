@@ -562,10 +562,16 @@ fn a_big_env_change_counts_its_processes_instead_of_listing_them() {
     );
     let running = set["processes"].as_array().unwrap();
     assert_eq!(running.len(), 2, "{set}");
+    // The advice to follow them is given once, not once per process.
     assert!(
         running
             .iter()
-            .all(|p| p["stillRunning"] == true && p["hint"].is_string())
+            .all(|p| p["stillRunning"] == true && p.get("hint").is_none()),
+        "{set}"
+    );
+    assert!(
+        set["hint"].as_str().unwrap().contains("zerops_process"),
+        "{set}"
     );
     assert_eq!(set["processIds"].as_array().unwrap().len(), 2, "{set}");
 }
@@ -600,7 +606,13 @@ fn env_references_to_missing_services_are_warned_about() {
         ]}),
     ));
     let warnings = strings(&set["warnings"]);
-    assert_eq!(warnings.len(), 3, "{set}");
+    assert_eq!(warnings.len(), 4, "{set}");
+    // An unclosed reference is text to the platform: said so, after F's other warning.
+    assert!(
+        warnings[3].starts_with("F: '${' is not closed"),
+        "{}",
+        warnings[3]
+    );
     for (warning, (key, host)) in
         warnings
             .iter()
@@ -2109,6 +2121,16 @@ fn events_are_newest_first_and_limited_after_filtering() {
     let after = expect_ok(&s.call("zerops_events", json!({"limit": 1})));
     assert_eq!(after["events"][0]["service"], "web", "{after}");
     assert_eq!(after["events"][0]["action"], "restart");
+
+    // A project variable's process belongs to no service: no empty service name.
+    expect_ok(&s.call(
+        "zerops_env",
+        json!({"action": "set", "project": true, "variables": ["EVENTS_TEST=1"]}),
+    ));
+    let project = expect_ok(&s.call("zerops_events", json!({"limit": 1})));
+    let newest = &project["events"][0];
+    assert_eq!(newest["action"], "project-env-update", "{project}");
+    assert!(newest.get("service").is_none(), "{project}");
 }
 
 /// A server whose search pages hold fewer items than asked for (here 2): the timeline and

@@ -203,7 +203,8 @@ pub fn parse_assignments(lines: &[String]) -> Result<Vec<(String, String)>, Plat
     Ok(out)
 }
 
-/// Parses bare keys (or `KEY=...`, whose value is ignored) for delete.
+/// Parses bare keys for delete. `KEY=value` is refused: a delete given a value was most
+/// likely meant as a set, and deleting is the step that cannot be undone.
 pub fn parse_keys(lines: &[String]) -> Result<Vec<String>, PlatformError> {
     if lines.is_empty() {
         return Err(env_error("No variable names given".into()));
@@ -218,7 +219,15 @@ pub fn parse_keys(lines: &[String]) -> Result<Vec<String>, PlatformError> {
         return Err(too_many(items.len()));
     }
     for (i, raw) in items.into_iter().enumerate() {
-        let key = raw.split('=').next().unwrap_or("").trim().to_owned();
+        if let Some((key, _)) = raw.split_once('=') {
+            return Err(env_error(format!(
+                "Variable #{} carries a value, but delete takes bare keys ('{}')",
+                i + 1,
+                key.trim().chars().take(60).collect::<String>()
+            ))
+            .with_suggestion("Pass only the names to delete (e.g. [\"REDIS_URL\"]); to change a value, call zerops_env with action set."));
+        }
+        let key = raw.trim().to_owned();
         if !valid_key(&key) {
             return Err(env_error(format!(
                 "Variable #{} has an invalid key '{key}'",
@@ -411,6 +420,9 @@ fn unknown_references(
     for (key, value) in assignments {
         for part in value.split("${").skip(1) {
             let Some((name, _)) = part.split_once('}') else {
+                warnings.push(format!(
+                    "{key}: '${{' is not closed with '}}': the app would get the text as written."
+                ));
                 continue;
             };
             let Some((host, wanted)) = name.split_once('_') else {
@@ -569,11 +581,22 @@ fn finish(
     }
     // One process per variable: a hundred identical finished objects say no more than a
     // count. Only those not done are listed whole, and the ids while they are few.
-    let running: Vec<Value> = done
+    let mut running: Vec<Value> = done
         .iter()
         .filter(|(_, e)| *e != Ending::Finished)
         .map(|(p, e)| followed_json(p, *e))
         .collect();
+    // The same advice on each of many processes is said once, for all of them.
+    if running.len() > 1 {
+        for process in &mut running {
+            if let Some(fields) = process.as_object_mut() {
+                fields.remove("hint");
+            }
+        }
+        result["hint"] = json!(
+            "These processes continue on the platform; follow each with zerops_process (its processId, action status)."
+        );
+    }
     result["summary"] = Value::String(format!(
         "processes: {} finished, {} still running",
         done.len() - running.len(),
@@ -636,12 +659,15 @@ mod tests {
     fn at_most_max_variables_per_call() {
         let many: Vec<String> = (0..MAX_VARIABLES).map(|i| format!("K{i}=v")).collect();
         assert_eq!(parse_assignments(&many).unwrap().len(), MAX_VARIABLES);
-        assert_eq!(parse_keys(&many).unwrap().len(), MAX_VARIABLES);
+        let keys: Vec<String> = (0..MAX_VARIABLES).map(|i| format!("K{i}")).collect();
+        assert_eq!(parse_keys(&keys).unwrap().len(), MAX_VARIABLES);
         let mut over = many.clone();
         over.push("A=1\nB=2".into());
+        let mut over_keys = keys.clone();
+        over_keys.push("A\nB".into());
         for err in [
             parse_assignments(&over).unwrap_err(),
-            parse_keys(&over).unwrap_err(),
+            parse_keys(&over_keys).unwrap_err(),
         ] {
             assert_eq!(err.code, ErrorCode::InvalidParameter);
             assert!(err.message.starts_with("102 variables"), "{}", err.message);
@@ -680,9 +706,18 @@ mod tests {
         assert_eq!(spaced[1].1, " 6");
         // Keys to delete, one per line of an item too.
         assert_eq!(
-            parse_keys(&lines(&["A\nB=x", "C"])).unwrap(),
+            parse_keys(&lines(&["A\nB", " C "])).unwrap(),
             ["A", "B", "C"]
         );
+        // A value in a delete is refused, not ignored: it was probably meant as a set.
+        let err = parse_keys(&lines(&["A", "REDIS_URL=x"])).unwrap_err();
+        assert!(
+            err.message.contains("#2 carries a value"),
+            "{}",
+            err.message
+        );
+        assert!(err.message.contains("'REDIS_URL'"), "{}", err.message);
+        assert!(err.suggestion.contains("action set"), "{}", err.suggestion);
     }
 
     #[test]

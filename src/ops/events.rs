@@ -157,9 +157,12 @@ fn process_event(process: &ProcessEvent) -> Option<Event> {
         "type": "process",
         "action": action_label(&process.action_name),
         "status": process.status,
-        "service": service,
         "processId": process.id,
     });
+    // Project-wide processes (project variables) belong to no service: no empty name.
+    if !service.is_empty() {
+        value["service"] = json!(service);
+    }
     if let Some(reason) = &process.fail_reason {
         value["failReason"] = json!(reason);
     }

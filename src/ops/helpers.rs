@@ -74,12 +74,17 @@ pub fn check_hostname(hostname: &str) -> Result<&str, PlatformError> {
     if starts && chars && hostname.len() <= MAX_HOSTNAME_LEN {
         return Ok(hostname);
     }
+    let length = hostname.chars().count();
     let shown: String = hostname.chars().take(MAX_HOSTNAME_LEN).collect();
-    let shown = format!("{shown:?}");
-    Err(PlatformError::new(
-        ErrorCode::InvalidHostname,
-        format!("{shown} is not a valid service hostname"),
-    )
+    let message = if length > MAX_HOSTNAME_LEN {
+        // The cut text alone could itself be a valid name: say what is wrong with it.
+        format!(
+            "{shown:?}... ({length} characters) is too long for a service hostname (at most {MAX_HOSTNAME_LEN})"
+        )
+    } else {
+        format!("{shown:?} is not a valid service hostname")
+    };
+    Err(PlatformError::new(ErrorCode::InvalidHostname, message)
     .with_suggestion("Hostnames are lowercase letters and digits starting with a letter (e.g. api, db1); zerops_discover lists the services."))
 }
 
@@ -211,6 +216,15 @@ pub fn parse_since(text: &str, now: SystemTime) -> Result<SystemTime, PlatformEr
     };
     if let Some(instant) = crate::time::parse_rfc3339(text) {
         return Ok(instant);
+    }
+    if crate::time::parse_rfc3339(&format!("{text}Z")).is_some() {
+        return Err(PlatformError::new(
+            ErrorCode::InvalidParameter,
+            format!("Invalid since value '{text}': the time has no zone"),
+        )
+        .with_suggestion(
+            "Add the zone: Z for UTC (e.g. 2026-01-02T15:04:05Z) or an offset like +01:00.",
+        ));
     }
     let (number, unit) = text.split_at(text.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?);
     let n: u64 = number.parse().map_err(|_| bad())?;
@@ -354,6 +368,13 @@ mod tests {
             assert_eq!(err.code, ErrorCode::InvalidHostname, "{bad:?}");
             assert!(!err.message.contains('\n'), "{:?}", err.message);
         }
+        // A cut name is marked as cut, with the reason.
+        let err = check_hostname(&long).unwrap_err();
+        assert!(
+            err.message.contains("... (41 characters) is too long"),
+            "{}",
+            err.message
+        );
         // A huge value is not echoed in full.
         let huge = "x/".repeat(10_000);
         assert!(check_hostname(&huge).unwrap_err().message.len() < 120);
@@ -416,5 +437,13 @@ mod tests {
                 "{bad}"
             );
         }
+        // A time without a zone is named as such, not as a bad value in general.
+        let err = parse_since("2026-11-26T12:00:00", now).unwrap_err();
+        assert!(
+            err.message.ends_with("the time has no zone"),
+            "{}",
+            err.message
+        );
+        assert!(err.suggestion.contains("Z for UTC"), "{}", err.suggestion);
     }
 }

@@ -175,7 +175,7 @@ impl ErrorCode {
                 "Pass variables as KEY=value lines; keys use letters, digits and underscores."
             }
             ErrorCode::InvalidHostname => {
-                "Use lowercase letters and digits only, starting with a letter, at most 25 characters."
+                "Use lowercase letters and digits only, starting with a letter, at most 40 characters (the docs recommend 25 or fewer)."
             }
             ErrorCode::UnknownType => {
                 "Use a type and version from the catalog (zerops_knowledge query \"service types\")."
@@ -315,6 +315,24 @@ pub enum Failure {
     Undecodable(String),
 }
 
+/// Scaling refusals whose cause is not a wrong min/max pair (the INVALID_SCALING default).
+fn scaling_advice(api_code: &str) -> Option<&'static str> {
+    Some(match api_code {
+        "lastCpuModeChangeTooRecent" => {
+            "The CPU mode can change once an hour: leave cpuMode out now (the other scaling values can still change) and switch it later."
+        }
+        "verticalAutoscalingNotSupported" => {
+            "This service type does not scale vertically: leave out the CPU, RAM and disk values."
+        }
+        code if code.contains("AutoscalingForbidden")
+            || code.contains("FreeResourcesForbidden") =>
+        {
+            "This kind of service does not take these scaling values (apiCode names which); leave them out."
+        }
+        _ => return None,
+    })
+}
+
 /// The mapping table: HTTP status + API error code + transport failure → our code.
 /// `endpoint` names the call (`GET /service-stack/{id}`) for messages.
 pub fn map_failure(failure: Failure, subject: Subject, endpoint: &str) -> PlatformError {
@@ -363,6 +381,9 @@ pub fn map_failure(failure: Failure, subject: Subject, endpoint: &str) -> Platfo
             } else if code == ErrorCode::ApiError && (400..500).contains(&status) {
                 // A refusal, not an outage: "retry later" would only repeat it.
                 err.suggestion = "The API refused the request (error and apiCode say why): sent again unchanged it fails the same way, so change what they name.".into();
+            }
+            if let Some(advice) = api_code.as_deref().and_then(scaling_advice) {
+                err.suggestion = advice.into();
             }
             if api_code.as_deref().is_some_and(is_env_race) {
                 err.suggestion = "The variables changed while this call ran (another change at the same time): read them again with zerops_env get, then retry what is still needed. A key that zerops.yml sets (run.envVariables) cannot be set here at all: change it in zerops.yml and deploy.".into();
@@ -492,6 +513,21 @@ mod tests {
             assert!(!code.default_suggestion().is_empty());
         }
         assert_eq!(seen.len(), 33);
+    }
+
+    /// Scaling refusals that are not a min/max mistake get advice about their own cause.
+    #[test]
+    fn scaling_refusals_say_what_to_leave_out() {
+        let advice = |code: &str| {
+            map_failure(status(400, Some(code)), Subject::Service, "PUT /x").suggestion
+        };
+        assert!(advice("lastCpuModeChangeTooRecent").contains("once an hour"));
+        assert!(advice("verticalAutoscalingNotSupported").contains("does not scale vertically"));
+        assert!(
+            advice("customVerticalAutoscalingForbiddenForThisStackCategory")
+                .contains("leave them out")
+        );
+        assert!(advice("invalidCustomAutoscalingValue").contains("min must be at most its max"));
     }
 
     /// One case per row of the mapping table.
