@@ -13,25 +13,24 @@ use super::output::Keep;
 use super::spec::{CHANGES_IDEMPOTENT, define};
 
 pub fn tool(services: Arc<Services>) -> Tool {
-    let int = |d: &str| json!({"type": "integer", "minimum": 1, "description": d});
-    let gb = |d: &str| json!({"type": "number", "exclusiveMinimum": 0, "description": d});
     define(
         "zerops_manage",
         "Start, stop, restart or scale",
         "Start, stop or restart a service, or scale it (cpuMode, min/max CPU cores, RAM and disk in GB, min/max containers). \
 Follows the platform process to its end. Restart after env changes so running containers see them.",
-        json!({
+        // JSON text parsed at startup: far less code than the same value built by `json!`.
+        json_text!({
             "type": "object",
             "properties": {
                 "action": {"type": "string", "enum": ["start", "stop", "restart", "scale"], "description": "What to do."},
                 "serviceHostname": {"type": "string", "minLength": 1, "description": "The service's hostname (see zerops_discover)."},
                 "cpuMode": {"type": "string", "enum": ["SHARED", "DEDICATED"], "description": "scale: CPU mode (changeable once per hour)."},
-                "minCpu": int("scale: minimum CPU cores."),
-                "maxCpu": int("scale: maximum CPU cores."),
-                "minRam": gb("scale: minimum RAM in GB."),
-                "maxRam": gb("scale: maximum RAM in GB."),
-                "minDisk": gb("scale: minimum disk in GB."),
-                "maxDisk": gb("scale: maximum disk in GB."),
+                "minCpu": {"type": "integer", "minimum": 1, "description": "scale: minimum CPU cores."},
+                "maxCpu": {"type": "integer", "minimum": 1, "description": "scale: maximum CPU cores."},
+                "minRam": {"type": "number", "exclusiveMinimum": 0, "description": "scale: minimum RAM in GB."},
+                "maxRam": {"type": "number", "exclusiveMinimum": 0, "description": "scale: maximum RAM in GB."},
+                "minDisk": {"type": "number", "exclusiveMinimum": 0, "description": "scale: minimum disk in GB."},
+                "maxDisk": {"type": "number", "exclusiveMinimum": 0, "description": "scale: maximum disk in GB."},
                 "minContainers": {"type": "integer", "minimum": 1, "maximum": 10, "description": "scale: minimum containers (runtimes only)."},
                 "maxContainers": {"type": "integer", "minimum": 1, "maximum": 10, "description": "scale: maximum containers (runtimes only)."},
                 "startContainers": {"type": "integer", "minimum": 1, "maximum": 10, "description": "Not supported by the API (reported, never sent)."}
