@@ -2087,6 +2087,19 @@ fn events_are_newest_first_and_limited_after_filtering() {
             .contains("Missing script"),
         "{failed}"
     );
+    // Its app version points at the build log, as advice rather than as a reason.
+    let version = events
+        .iter()
+        .find(|e| e["appVersionId"] == "avdemo0000000000000002")
+        .expect("the failed version");
+    assert!(version.get("failReason").is_none(), "{version}");
+    assert!(
+        version["hint"]
+            .as_str()
+            .unwrap()
+            .contains("buildId avdemo0000000000000002"),
+        "{version}"
+    );
 
     // web has few events among many of api: the limit applies after the filter.
     let web = expect_ok(&s.call(

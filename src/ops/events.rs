@@ -207,10 +207,11 @@ fn version_event(version: &AppVersionEvent, names: &HashMap<String, String>) -> 
         "appVersionId": version.id,
     });
     if let Some(build) = &version.build {
+        // Advice, not the platform's reason (the build's process event carries that).
         if build.pipeline_failed.is_some() || version.status.ends_with("_FAILED") {
-            value["failReason"] = json!(format!(
-                "{}: read the build log with zerops_logs (serviceHostname {service}, buildId {})",
-                version.status, version.id
+            value["hint"] = json!(format!(
+                "Read the build log with zerops_logs (serviceHostname {service}, buildId {})",
+                version.id
             ));
         }
         if let (Some(start), Some(end)) = (
