@@ -164,6 +164,7 @@ fn manage_scale_updates_autoscaling_and_sends_the_current_mode() {
         json!({"action": "scale", "serviceHostname": "db", "maxDisk": 40}),
     ));
     assert_eq!(db["process"]["status"], "FINISHED", "{db}");
+    assert!(db.get("warnings").is_none(), "no empty warnings: {db}");
     let disk = service_field(&sim, DB_ID, |x| {
         x.autoscaling["verticalAutoscaling"]["maxResource"]["diskGBytes"].clone()
     });

@@ -374,15 +374,13 @@ pub fn scale(
         None => request.clone(),
     };
     let params = sent.to_params(service.mode.as_deref());
-    let mut warnings = Vec::new();
+    let mut result = json!({ "serviceHostname": service.name, "serviceId": service.id });
+    // Like every other answer, `warnings` only when there is one.
     if request.start_containers.is_some() {
-        warnings.push(
+        result["warnings"] = json!([
             "startContainers was ignored: Zerops has no API field for the initial container count."
-                .to_owned(),
-        );
+        ]);
     }
-    let mut result =
-        json!({ "serviceHostname": service.name, "serviceId": service.id, "warnings": warnings });
     match session.client.set_autoscaling(&service.id, &params)? {
         Some(process) => {
             let (done, ending) = follow_process(session.client.as_ref(), process, follow)?;
