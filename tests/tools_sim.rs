@@ -1157,7 +1157,7 @@ fn import_reports_every_per_service_error() {
             "zerops_import",
             json!({"content": "services:\n  - hostname: api\n    type: nodejs@22\n"}),
         ),
-        "API_ERROR",
+        "INVALID_HOSTNAME",
     );
     assert!(err["apiMeta"].to_string().contains("api"), "{err}");
 
@@ -1176,7 +1176,7 @@ fn import_reports_every_per_service_error() {
             "zerops_import",
             json!({"content": "services:\n  - hostname: api\n    type: nodejs@22\n"}),
         ),
-        "API_ERROR",
+        "INVALID_HOSTNAME",
     );
     assert_eq!(err["apiCode"], "serviceStackNameUnavailable", "{err}");
     assert!(
@@ -1208,6 +1208,93 @@ fn import_reports_every_per_service_error() {
             .starts_with("Services imported: 2 of 2;"),
         "{done}"
     );
+}
+
+/// Only runtimes this import created, and that start without code, wait for a deploy: not
+/// one it re-imported (already running), refused, or started without code.
+#[test]
+fn import_next_action_names_only_created_runtimes_that_wait_for_code() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let next = |done: &Value| done["nextAction"].as_str().unwrap().to_owned();
+    let yaml = "services:\n  - hostname: api\n    type: nodejs@22\n    override: true\n  - hostname: newone\n    type: go@1\n  - hostname: devbox\n    type: nodejs@22\n    startWithoutCode: true\n";
+    let done = expect_ok(&s.call("zerops_import", json!({"content": yaml})));
+    assert!(next(&done).starts_with("'newone' waits for code"), "{done}");
+    assert!(!next(&done).contains("devbox"), "{done}");
+
+    // A refused line is named as not completed, not as waiting for code.
+    let yaml = "services:\n  - hostname: api\n    type: nodejs@22\n  - hostname: fresh\n    type: nodejs@22\n";
+    let done = expect_ok(&s.call("zerops_import", json!({"content": yaml})));
+    let text = next(&done);
+    assert!(text.starts_with("Not completed: api "), "{done}");
+    assert!(text.contains(" 'fresh' waits for code"), "{done}");
+
+    // Nothing new: no word of waiting for code.
+    let yaml = "services:\n  - hostname: api\n    type: nodejs@22\n    override: true\n";
+    let done = expect_ok(&s.call("zerops_import", json!({"content": yaml})));
+    assert!(!next(&done).contains("for code"), "{done}");
+    assert!(!next(&done).contains("zerops_deploy"), "{done}");
+}
+
+/// Every service refused because its hostname is taken: the caller's mistake, with the
+/// dry run's advice, not an API failure to retry.
+#[test]
+fn an_import_of_only_taken_hostnames_is_an_invalid_hostname() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let yaml = "services:\n  - hostname: worker\n    type: nodejs@22\n  - hostname: search\n    type: meilisearch@1.10\n    mode: NON_HA\n";
+    expect_ok(&s.call("zerops_import", json!({"content": yaml})));
+    let err = expect_error(
+        &s.call("zerops_import", json!({"content": yaml})),
+        "INVALID_HOSTNAME",
+    );
+    assert!(
+        err["error"]
+            .as_str()
+            .unwrap()
+            .contains("every hostname is taken"),
+        "{err}"
+    );
+    assert!(
+        err["suggestion"]
+            .as_str()
+            .unwrap()
+            .contains("override: true"),
+        "{err}"
+    );
+    let meta = err["apiMeta"].as_array().unwrap();
+    assert_eq!(meta.len(), 2, "{err}");
+    assert!(
+        meta.iter()
+            .all(|x| x["error"]["code"] == "serviceStackNameUnavailable"),
+        "{err}"
+    );
+
+    // Mixed reasons stay a generic refusal, whose advice still names override.
+    sim.set_fault_times(
+        "POST /project/*/service-stack/import",
+        Fault::Status {
+            status: 200,
+            body: json!({"projectId": DEMO_PROJECT_ID, "projectName": "demo", "serviceStacks": [
+                {"id": "x1", "name": "worker", "processes": null, "error": {"code": "serviceStackNameUnavailable", "message": "taken", "meta": null}},
+                {"id": "x2", "name": "search", "processes": null, "error": {"code": "projectImportInvalidParameter", "message": "bad", "meta": null}},
+            ]})
+            .to_string(),
+        },
+        1,
+    );
+    let err = expect_error(
+        &s.call("zerops_import", json!({"content": yaml})),
+        "API_ERROR",
+    );
+    assert!(
+        err["suggestion"]
+            .as_str()
+            .unwrap()
+            .contains("override: true"),
+        "{err}"
+    );
+    assert_eq!(err["apiMeta"].as_array().unwrap().len(), 2, "{err}");
 }
 
 #[test]

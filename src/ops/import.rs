@@ -19,6 +19,11 @@ use super::progress::Ending;
 use super::source_file;
 use super::validate::{self, FileKind, Finding, Report};
 
+/// The API's per-service (and, live, whole-request) answer for a hostname the project has.
+const TAKEN: &str = "serviceStackNameUnavailable";
+/// What to do about a taken hostname.
+const TAKEN_ADVICE: &str = "A hostname in the YAML is taken in this project: pick another, delete that service first, or add `override: true` to it to re-import it. zerops_import with dryRun: true lists the taken ones.";
+
 /// Reads YAML given either inline or as a path (exactly one of them).
 pub fn read_source(
     content: Option<&str>,
@@ -228,9 +233,9 @@ pub fn import(
         .import_services(&session.info.project_id, content)
         .map_err(|err| {
             // Measured live, a taken hostname can also fail the whole import (not only its
-            // own line): the same advice as the dry run's.
-            if err.api_code.as_deref() == Some("serviceStackNameUnavailable") {
-                err.with_suggestion("A hostname in the YAML is taken in this project: pick another, delete that service first, or add `override: true` to it to re-import it. zerops_import with dryRun: true lists the taken ones.")
+            // own line): the dry run's advice (its code is INVALID_HOSTNAME, see errors.rs).
+            if err.api_code.as_deref() == Some(TAKEN) {
+                err.with_suggestion(TAKEN_ADVICE)
             } else {
                 err
             }
@@ -238,10 +243,12 @@ pub fn import(
     let mut services = Vec::new();
     let mut processes: Vec<Process> = Vec::new();
     let mut failed = 0;
+    let mut taken = 0;
     for stack in &result.service_stacks {
         match &stack.error {
             Some(error) => {
                 failed += 1;
+                taken += usize::from(error.code == TAKEN);
                 let mut detail = json!({ "code": error.code, "message": error.message });
                 if let Some(meta) = error.meta.as_ref().filter(|m| !m.is_null()) {
                     detail["meta"] = meta.clone();
@@ -264,8 +271,18 @@ pub fn import(
         }
     }
     if failed > 0 && failed == result.service_stacks.len() {
-        let mut err = PlatformError::new(ErrorCode::ApiError, format!("No service was created: all {failed} failed"))
-            .with_suggestion("apiMeta holds each service's reason: a hostname may already be taken (pick another, or delete that service first) or a value refused; zerops_validate checks the YAML offline.");
+        // Refused only for taken hostnames: the caller's to fix, as the whole-request
+        // refusal says, not an API failure to retry.
+        let mut err = if taken == failed {
+            PlatformError::new(
+                ErrorCode::InvalidHostname,
+                "No service was created: every hostname is taken",
+            )
+            .with_suggestion(TAKEN_ADVICE)
+        } else {
+            PlatformError::new(ErrorCode::ApiError, format!("No service was created: all {failed} failed"))
+                .with_suggestion("apiMeta holds each service's reason: a taken hostname (pick another, delete that service first, or add `override: true` to it) or a refused value; zerops_validate checks the YAML offline.")
+        };
         err.api_meta = Some(json!(services));
         return Err(err);
     }
@@ -320,7 +337,7 @@ pub fn import(
         "processes": done.iter().map(|(p, e)| followed_json(p, *e)).collect::<Vec<_>>(),
         "summary": summary,
         "warnings": findings_json(&report.warnings),
-        "nextAction": not_made_first(&services, next_action(&wanted_services)),
+        "nextAction": not_made_first(&services, next_action(&wanted_services, &services)),
     }))
 }
 
@@ -341,12 +358,18 @@ fn not_made_first(services: &[Value], next: String) -> String {
     )
 }
 
-/// What to do after the import: deploy code to the runtimes that got none, or (with only
-/// managed services) connect to them.
-fn next_action(services: &[validate::ImportService]) -> String {
+/// What to do after the import: deploy code to the runtimes it created without any, or
+/// (with none) connect to the services. An overridden service already runs as it was,
+/// and one not made waits for nothing.
+fn next_action(services: &[validate::ImportService], outcome: &[Value]) -> String {
+    let created = |host: &str| {
+        outcome
+            .iter()
+            .any(|e| e["hostname"] == host && e["status"] == "created")
+    };
     let waiting: Vec<&str> = services
         .iter()
-        .filter(|s| s.awaits_code)
+        .filter(|s| s.awaits_code && created(&s.hostname))
         .map(|s| s.hostname.as_str())
         .collect();
     if waiting.is_empty() {
@@ -377,13 +400,17 @@ mod tests {
         .unwrap();
         let awaiting: Vec<bool> = services.iter().map(|s| s.awaits_code).collect();
         assert_eq!(awaiting, [true, false, false, false]);
-        let next = next_action(&services);
+        let created: Vec<Value> = services
+            .iter()
+            .map(|s| json!({"hostname": s.hostname, "status": "created"}))
+            .collect();
+        let next = next_action(&services, &created);
         assert!(next.starts_with("'api' waits for code"), "{next}");
         let managed = validate::import_services(
             "services:\n  - hostname: cache\n    type: valkey@7.2\n    mode: NON_HA\n",
         )
         .unwrap();
-        let next = next_action(&managed);
+        let next = next_action(&managed, &[]);
         assert!(!next.contains("zerops_deploy"), "{next}");
         assert!(next.contains("connectionString"), "{next}");
     }

@@ -445,7 +445,14 @@ fn classify_status(status: u16, api_code: Option<&str>, subject: Subject) -> Err
         _ if api == "serviceStackSubdomainAccessAlreadyDisabled" => {
             ErrorCode::SubdomainAlreadyDisabled
         }
-        _ if api == "serviceStackNameInvalid" => ErrorCode::InvalidHostname,
+        // A taken hostname too: the caller's to change, not an API failure.
+        _ if matches!(
+            api,
+            "serviceStackNameInvalid" | "serviceStackNameUnavailable"
+        ) =>
+        {
+            ErrorCode::InvalidHostname
+        }
         _ if is_read_only_env(api) => ErrorCode::InvalidUsage,
         _ if matches!(
             api,
@@ -615,6 +622,11 @@ mod tests {
             ),
             (
                 status(400, Some("serviceStackNameInvalid")),
+                Subject::Project,
+                ErrorCode::InvalidHostname,
+            ),
+            (
+                status(400, Some("serviceStackNameUnavailable")),
                 Subject::Project,
                 ErrorCode::InvalidHostname,
             ),

@@ -38,8 +38,8 @@ pub struct ImportService {
     #[serde(rename = "type")]
     pub service_type: String,
     pub mode: Option<String>,
-    /// A runtime that gets no code from the import (no `buildFromGit`): it waits for a
-    /// deploy. Managed services and storages never do.
+    /// A runtime that gets no code from the import (no `buildFromGit`) and does not start
+    /// without it: it waits for a deploy. Managed services and storages never do.
     #[serde(skip)]
     pub awaits_code: bool,
     /// `override: true`: an existing service of this hostname is re-imported, not refused.
@@ -359,6 +359,7 @@ pub fn import_services(content: &str) -> Result<Vec<ImportService>, Finding> {
                 .map(str::to_owned),
             overrides: item.value_of("override").and_then(shape::go_bool) == Some(true),
             awaits_code: item.get("buildFromGit").is_none()
+                && item.value_of("startWithoutCode").and_then(shape::go_bool) != Some(true)
                 && catalog::family(catalog::split(service_type).name)
                     .is_none_or(|family| !family.kind.is_service()),
         });
