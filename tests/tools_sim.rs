@@ -2124,6 +2124,84 @@ fn an_empty_log_hint_offers_only_what_would_change_the_result() {
     assert!(!storage.contains("since"), "{storage}");
 }
 
+/// An empty build log's hint fits the build's status: one not started yet has no log yet;
+/// a finished one whose log is empty lost it to the backend (or wrote none).
+#[test]
+fn an_empty_build_log_hint_follows_the_build_status() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let mut hint = |arguments: Value| -> String {
+        let result = expect_ok(&s.call("zerops_logs", arguments));
+        assert_eq!(result["entries"], json!([]), "{result}");
+        result["hint"].as_str().unwrap().to_owned()
+    };
+    let active = hint(json!({"serviceHostname": "api", "buildId": "avdemo0000000000000003"}));
+    assert!(
+        active.contains("is over") && active.contains("no longer holds"),
+        "{active}"
+    );
+    assert!(!active.contains("not started"), "{active}");
+    // A filter that may have hidden lines is still named.
+    let backup = hint(
+        json!({"serviceHostname": "api", "buildId": "avdemo0000000000000001", "severity": "error"}),
+    );
+    assert!(
+        backup.contains("no longer holds") && backup.contains("Set severity to all"),
+        "{backup}"
+    );
+    assert!(!backup.contains("not started"), "{backup}");
+    // Nothing came back to search: changing the search would not help.
+    let searched = hint(
+        json!({"serviceHostname": "api", "buildId": "avdemo0000000000000003", "search": "zzz"}),
+    );
+    assert!(
+        !searched.contains("search") && searched.contains("no longer holds"),
+        "{searched}"
+    );
+    for status in ["UPLOADING", "BUILDING"] {
+        sim.with_state(|st| {
+            for v in &mut st.app_versions {
+                if v.id == "avdemo0000000000000003" {
+                    v.fixed_status = Some(status.into());
+                }
+            }
+        });
+        let waiting = hint(json!({"serviceHostname": "api", "buildId": "avdemo0000000000000003"}));
+        assert!(
+            waiting.contains("not started") && waiting.contains("no log yet"),
+            "{waiting}"
+        );
+        assert!(!waiting.contains("no longer"), "{waiting}");
+    }
+}
+
+/// Severity takes the labels the entries show (and the short syslog names), in any case.
+#[test]
+fn log_severity_takes_the_labels_the_entries_show() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let mut read = |severity: &str| -> Vec<Value> {
+        entries(&expect_ok(&s.call(
+            "zerops_logs",
+            json!({"serviceHostname": "api", "since": "1d", "severity": severity}),
+        )))
+    };
+    let all = read("all");
+    let labels: std::collections::BTreeSet<String> = all
+        .iter()
+        .map(|e| e["severity"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(labels.contains("Informational"), "{labels:?}");
+    for label in &labels {
+        assert!(!read(label).is_empty(), "{label}");
+    }
+    assert_eq!(read("Informational"), read("info"));
+    assert_eq!(read("warn"), read("warning"));
+    assert_eq!(read("ERR"), read("error"));
+    assert_eq!(read("crit"), read("critical"));
+    assert_eq!(read("emerg"), read("emergency"));
+}
+
 #[test]
 fn a_deleted_service_keeps_its_history_in_events() {
     let sim = fast_sim();
@@ -2303,6 +2381,42 @@ fn logs_show_the_application_not_the_web_server_and_a_full_capped_page_may_have_
         "{:?}",
         sim.requests()
     );
+}
+
+/// The backend cannot search: `search` filters its newest 1000 lines here. When that page
+/// was full and still inside `since`, older lines went unsearched and the answer says so.
+#[test]
+fn a_search_over_a_full_backend_page_says_older_lines_went_unsearched() {
+    let sim = fast_sim();
+    bulk_logs(&sim, 1200, 0);
+    let mut s = Session::start(&sim_env(&sim));
+    // "app line 119" is older than the newest 1000; 1190..1199 are among them.
+    let got = expect_ok(&s.call(
+        "zerops_logs",
+        json!({"serviceHostname": "api", "since": "1d", "search": "app line 119"}),
+    ));
+    assert_eq!(entries(&got).len(), 10, "{got}");
+    assert_eq!(got["hasMore"], true, "{got}");
+    let hint = got["hint"].as_str().unwrap();
+    assert!(hint.contains("newest 1000"), "{hint}");
+    assert!(!hint.contains("More entries match"), "{hint}");
+    let none = expect_ok(&s.call(
+        "zerops_logs",
+        json!({"serviceHostname": "api", "since": "1d", "search": "zzz"}),
+    ));
+    assert_eq!(none["hasMore"], true, "{none}");
+    let hint = none["hint"].as_str().unwrap();
+    assert!(
+        hint.contains("No entries match") && hint.contains("newest 1000"),
+        "{hint}"
+    );
+    // The page reached past `since` (the bulk lines are 10 minutes old): all was searched.
+    let recent = expect_ok(&s.call(
+        "zerops_logs",
+        json!({"serviceHostname": "api", "since": "5m", "search": "app line 119"}),
+    ));
+    assert_eq!(recent["hasMore"], false, "{recent}");
+    assert!(!recent.to_string().contains("newest 1000"), "{recent}");
 }
 
 /// `webServer: true` reads the web server's lines (facility 17) instead of the app's; an

@@ -120,6 +120,7 @@ pub fn logs(
         // The backend cannot search: read as much as it gives and filter here.
         params.limit = u32::try_from(MAX_LIMIT).unwrap_or(1000);
     }
+    let mut build_status = None;
     let mut source = if request.web_server {
         "webserver"
     } else {
@@ -162,18 +163,23 @@ pub fn logs(
         params.service_id = Some(build_service);
         params.tags = Some(format!("zbuilder@{build_id}"));
         source = "build";
+        build_status = Some(version.status);
     }
     let access = session.client.get_project_log(&session.info.project_id)?;
     let fetched = session.logs.fetch_logs(&access, &params)?;
-    let backend_full = fetched.len() >= params.limit as usize;
+    let backend_empty = fetched.is_empty();
     // A page that could not ask for one entry more than wanted (the backend's cap) cannot
     // tell "exactly this many" from "more": a full one may have more behind it.
     let asked_no_extra = params.limit as usize <= limit;
     let needle = search.map(str::to_lowercase);
+    let mut in_since = 0;
     let mut kept: Vec<_> = fetched
         .into_iter()
         .filter(|e| {
-            since.is_none_or(|since| parse_rfc3339(&e.timestamp).is_none_or(|t| t >= since))
+            let keep =
+                since.is_none_or(|since| parse_rfc3339(&e.timestamp).is_none_or(|t| t >= since));
+            in_since += usize::from(keep);
+            keep
         })
         .filter(|e| {
             needle
@@ -181,9 +187,13 @@ pub fn logs(
                 .is_none_or(|n| e.message.to_lowercase().contains(n))
         })
         .collect();
+    // A full page that `since` left whole may have older lines behind it, never read.
+    let cut_short = in_since >= params.limit as usize;
     // Newest first from the backend: keep the newest `limit`, then show oldest first.
-    let has_more = kept.len() > limit
-        || ((search.is_some() || asked_no_extra) && backend_full && kept.len() == limit);
+    let more_match = kept.len() > limit || (asked_no_extra && cut_short && kept.len() == limit);
+    // Search runs here over one backend page: older lines may match but were never seen.
+    let search_cut = search.is_some() && cut_short;
+    let has_more = more_match || search_cut;
     kept.truncate(limit);
     kept.reverse();
     let entries: Vec<Value> = kept
@@ -206,35 +216,44 @@ pub fn logs(
     if let Some(since) = since {
         result["since"] = json!(crate::time::format_rfc3339(since));
     }
-    if has_more {
-        result["hint"] = json!(
-            "More entries match; narrow with since, severity or search, or raise limit (max 1000)."
-        );
-    }
-    if entries.is_empty() {
-        result["hint"] = json!(empty_hint(
+    let mut hint = if entries.is_empty() {
+        empty_hint(
             &service,
-            build_id.is_some(),
-            search.is_some(),
+            build_status.as_deref(),
+            search.is_some() && !backend_empty,
             since,
             min_severity.is_some(),
-            now
-        ));
+            backend_empty,
+            now,
+        )
+    } else if more_match {
+        "More entries match; narrow with since, severity or search, or raise limit (max 1000)."
+            .to_owned()
+    } else {
+        String::new()
+    };
+    if search_cut {
+        hint += " Only the newest 1000 lines were searched; older ones may match (a stricter \
+severity reaches further back).";
+    }
+    if !hint.is_empty() {
+        result["hint"] = json!(hint.trim_start());
     }
     Ok(result)
 }
 
 /// Why nothing was found, offering only what would change the answer: an agent retries
-/// whatever it is offered.
+/// whatever it is offered. `build` is the read build's app version status.
 fn empty_hint(
     service: &ServiceStack,
-    build: bool,
+    build: Option<&str>,
     searched: bool,
     since: Option<SystemTime>,
     narrowed: bool,
+    backend_empty: bool,
     now: SystemTime,
 ) -> String {
-    if !build && service.type_info.category == "OBJECT_STORAGE" {
+    if build.is_none() && service.type_info.category == "OBJECT_STORAGE" {
         return format!(
             "'{}' is object storage, which writes no runtime log.",
             service.name
@@ -244,20 +263,31 @@ fn empty_hint(
     if searched {
         hint += " Drop or change search.";
     }
-    if since.is_some_and(|s| {
-        now.duration_since(s)
-            .is_ok_and(|w| w.as_secs() < MAX_SINCE_SECS)
-    }) {
+    // A build log's `since` is applied here: with nothing from the backend it changes nothing.
+    if (build.is_none() || !backend_empty)
+        && since.is_some_and(|s| {
+            now.duration_since(s)
+                .is_ok_and(|w| w.as_secs() < MAX_SINCE_SECS)
+        })
+    {
         hint += " Widen since (up to 30d).";
     }
     if narrowed {
         hint += " Set severity to all.";
     }
-    hint.push_str(if build {
-        " A build that has not started yet has no log (check it with zerops_events)."
-    } else {
-        " Build output is not here: zerops_events lists builds, read one with buildId. A web server's lines (Nginx of static and PHP services) come with webServer true."
-    });
+    hint += match build {
+        None => {
+            " Build output is not here: zerops_events lists builds, read one with buildId. A web server's lines (Nginx of static and PHP services) come with webServer true."
+        }
+        // The log is there; the filters above hid it.
+        Some(_) if !backend_empty => "",
+        Some("UPLOADING" | "WAITING_TO_BUILD" | "BUILDING") => {
+            " The build has not started or has only just started, so it has no log yet: check it with zerops_events and read again later."
+        }
+        Some(_) => {
+            " The build is over: an empty log means the log backend no longer holds it, or it wrote none."
+        }
+    };
     hint
 }
 
@@ -271,6 +301,8 @@ mod tests {
         assert_eq!(severity_number("Error").unwrap(), Some(3));
         assert_eq!(severity_number("warning").unwrap(), Some(4));
         assert_eq!(severity_number("debug").unwrap(), Some(7));
+        assert_eq!(severity_number("Informational").unwrap(), Some(6));
+        assert_eq!(severity_number("warn").unwrap(), Some(4));
         assert_eq!(
             severity_number("loud").unwrap_err().code,
             ErrorCode::InvalidParameter

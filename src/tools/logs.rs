@@ -14,12 +14,12 @@ pub fn tool(services: Arc<Services>) -> Tool {
         "zerops_logs",
         "Read service logs",
         "Read a service's runtime logs (or the build log of one deploy with buildId, or its web server's lines with webServer), oldest first. \
-Filter by minimum severity, since (30m, 2h, 1d or RFC 3339; default 1h, a build log whole), text search and limit (default 100, max 1000). hasMore says if more entries matched.",
+Filter by minimum severity, since (30m, 2h, 1d or RFC 3339; default 1h, a build log whole), text search and limit (default 100, max 1000). hasMore says if more entries may match.",
         json_text!({
             "type": "object",
             "properties": {
                 "serviceHostname": {"type": "string", "minLength": 1, "description": "The service whose logs to read."},
-                "severity": {"type": "string", "enum": ["all", "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"], "default": "all", "description": "Minimum severity."},
+                "severity": {"type": "string", "enum": ["all", "debug", "info", "informational", "notice", "warning", "warn", "error", "err", "critical", "crit", "alert", "emergency", "emerg"], "default": "all", "description": "Minimum severity."},
                 "since": {"type": "string", "default": "1h", "description": "How far back: 30m, 2h, 1d (max 30d) or an RFC 3339 time. With buildId the default is the whole build log."},
                 "limit": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100, "description": "Most entries to return (the newest)."},
                 "search": {"type": "string", "description": "Only entries whose message contains this text (case-insensitive)."},
