@@ -1222,6 +1222,12 @@ fn import_next_action_names_only_created_runtimes_that_wait_for_code() {
     assert!(next(&done).starts_with("'newone' waits for code"), "{done}");
     assert!(!next(&done).contains("devbox"), "{done}");
 
+    // Overridden while it still has no code: it waits all the same.
+    let yaml = "services:\n  - hostname: newone\n    type: go@1\n    override: true\n";
+    let done = expect_ok(&s.call("zerops_import", json!({"content": yaml})));
+    assert_eq!(done["services"][0]["status"], "overridden", "{done}");
+    assert!(next(&done).starts_with("'newone' waits for code"), "{done}");
+
     // A refused line is named as not completed, not as waiting for code.
     let yaml = "services:\n  - hostname: api\n    type: nodejs@22\n  - hostname: fresh\n    type: nodejs@22\n";
     let done = expect_ok(&s.call("zerops_import", json!({"content": yaml})));
@@ -2312,7 +2318,7 @@ fn events_are_newest_first_and_limited_after_filtering() {
     assert!(newest.get("service").is_none(), "{project}");
 }
 
-/// A server whose search pages hold fewer items than asked for (here 2): the timeline and
+/// A server whose search pages hold fewer items than asked for (here 1): the timeline and
 /// a build log lookup read on past the short pages while `totalHits` says there is more.
 #[test]
 fn capped_search_pages_do_not_hide_older_events_or_builds() {
@@ -2320,7 +2326,7 @@ fn capped_search_pages_do_not_hide_older_events_or_builds() {
     let mut s = Session::start(&sim_env(&sim));
     let whole = expect_ok(&s.call("zerops_events", json!({"limit": 50})));
     assert!(whole["events"].as_array().unwrap().len() >= 6, "{whole}");
-    sim.with_state(|st| st.search_page_cap = Some(2));
+    sim.with_state(|st| st.search_page_cap = Some(1));
     let capped = expect_ok(&s.call("zerops_events", json!({"limit": 50})));
     assert_eq!(capped["events"], whole["events"]);
     let build = expect_ok(&s.call(

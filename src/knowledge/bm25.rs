@@ -11,11 +11,15 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 /// Term-frequency saturation.
 pub const K1: f64 = 1.2;
-/// Length normalisation.
+/// Length normalisation, unless a field says otherwise ([`Field::b`]).
 pub const B: f64 = 0.75;
-/// Length normalisation of the keyword field (index 1): a keyword list is a bag of
-/// aliases, so one more keyword should barely dilute the others.
-pub const KEYWORD_B: f64 = 0.3;
+
+/// How one field counts: its weight, and how much its length dilutes a match in it.
+#[derive(Debug, Clone, Copy)]
+pub struct Field {
+    pub boost: f64,
+    pub b: f64,
+}
 
 /// A multiply-rotate hasher for short strings. Lookups dominate a query, and the keys are
 /// the corpus's own words (fixed at build time), so flooding is not a concern here.
@@ -71,12 +75,7 @@ pub fn idf(docs: usize, containing: usize) -> f64 {
 }
 
 /// BM25 term-frequency component for a field of length `len` (average `average`).
-pub fn tf_part(tf: f64, len: f64, average: f64) -> f64 {
-    tf_part_b(tf, len, average, B)
-}
-
-/// [`tf_part`] with the length normalisation `b` of one field.
-pub fn tf_part_b(tf: f64, len: f64, average: f64, b: f64) -> f64 {
+pub fn tf_part(tf: f64, len: f64, average: f64, b: f64) -> f64 {
     let norm = 1.0 - b + b * len / average.max(f64::MIN_POSITIVE);
     tf * (K1 + 1.0) / (tf + K1 * norm)
 }
@@ -95,9 +94,9 @@ pub fn intern(ids: &mut WordMap<u32>, term: &str) -> u32 {
 impl Index {
     /// Builds the index from terms as text (the unit tests' way in; the store interns as
     /// it tokenizes and calls [`Index::from_ids`]). `docs[d][f]` holds the terms of field `f` of
-    /// document `d`; `boosts[f]` is that field's weight. Fields beyond `boosts` are ignored.
+    /// document `d`; `fields[f]` says how that field counts. Fields beyond it are ignored.
     #[cfg(test)]
-    pub fn build(docs: &[Vec<Vec<String>>], boosts: &[f64]) -> Index {
+    pub fn build(docs: &[Vec<Vec<String>>], fields: &[Field]) -> Index {
         let mut ids = WordMap::default();
         let docs: Vec<Vec<Vec<u32>>> = docs
             .iter()
@@ -108,19 +107,19 @@ impl Index {
                     .collect()
             })
             .collect();
-        Index::from_ids(ids, &docs, boosts)
+        Index::from_ids(ids, &docs, fields)
     }
 
     /// [`Index::build`] for terms already interned into `ids` (with [`intern`]):
     /// `docs[d][f]` holds term ids.
-    pub fn from_ids(ids: WordMap<u32>, docs: &[Vec<Vec<u32>>], boosts: &[f64]) -> Index {
+    pub fn from_ids(ids: WordMap<u32>, docs: &[Vec<Vec<u32>>], fields: &[Field]) -> Index {
         let terms = ids.len();
         // (term, doc, weight) for every field in turn; a stable sort by (term, doc) then
         // keeps the fields in order, so each sum is taken in the same order every build.
         let mut entries: Vec<(u32, u32, f64)> = Vec::new();
         let mut df = vec![0u32; terms];
         let mut sorted: Vec<u32> = Vec::new();
-        for (f, &boost) in boosts.iter().enumerate() {
+        for (f, &Field { boost, b }) in fields.iter().enumerate() {
             let field = |d: usize| docs[d].get(f).map_or(&[][..], Vec::as_slice);
             let total: usize = (0..docs.len()).map(|d| field(d).len()).sum();
             let average = total as f64 / docs.len().max(1) as f64;
@@ -143,9 +142,8 @@ impl Index {
             for (term, doc, tf) in counts {
                 let containing = df.get(term as usize).copied().unwrap_or(1) as usize;
                 let len = field(doc as usize).len() as f64;
-                let b = if f == 1 { KEYWORD_B } else { B };
                 let weight =
-                    boost * idf(docs.len(), containing) * tf_part_b(f64::from(tf), len, average, b);
+                    boost * idf(docs.len(), containing) * tf_part(f64::from(tf), len, average, b);
                 entries.push((term, doc, weight));
             }
         }
@@ -229,7 +227,7 @@ mod tests {
             vec![field("apple apple cherry date")],
             vec![field("cherry date elder")],
         ];
-        let index = Index::build(&docs, &[1.0]);
+        let index = Index::build(&docs, &[Field { boost: 1.0, b: B }]);
         let apple = index.id("apple").unwrap();
         // idf = ln(1 + (3 - 2 + 0.5) / (2 + 0.5)) = ln(1.6)
         let idf_apple = 1.6f64.ln();
@@ -250,17 +248,20 @@ mod tests {
     }
 
     #[test]
-    fn fields_keep_their_own_statistics_and_boosts() {
-        // "pg" is in every content field (low idf there) but in one title only.
+    fn fields_keep_their_own_statistics_boosts_and_normalisation() {
+        // "pg" is in every content field (low idf there) but in one title only; the
+        // content fields differ in length (3 and 1, average 2), so their b counts.
         let docs = vec![
-            vec![field("pg guide"), field("pg pg")],
-            vec![field("other guide"), field("pg x")],
+            vec![field("pg guide"), field("pg pg y")],
+            vec![field("other guide"), field("pg")],
         ];
-        let index = Index::build(&docs, &[2.0, 1.0]);
+        let fields = [Field { boost: 2.0, b: B }, Field { boost: 1.0, b: 0.3 }];
+        let index = Index::build(&docs, &fields);
         let pg = index.id("pg").unwrap();
-        let title = 2.0 * idf(2, 1) * tf_part(1.0, 2.0, 2.0);
-        let content0 = idf(2, 2) * tf_part(2.0, 2.0, 2.0);
-        let content1 = idf(2, 2) * tf_part(1.0, 2.0, 2.0);
+        let title = 2.0 * idf(2, 1) * tf_part(1.0, 2.0, 2.0, B);
+        let content0 = idf(2, 2) * tf_part(2.0, 3.0, 2.0, 0.3);
+        let content1 = idf(2, 2) * tf_part(1.0, 1.0, 2.0, 0.3);
+        assert!(!close(content0, idf(2, 2) * tf_part(2.0, 3.0, 2.0, B)));
         let p = index.postings(pg);
         assert!(close(p[0].weight, title + content0), "{p:?}");
         assert!(close(p[1].weight, content1), "{p:?}");
@@ -270,11 +271,11 @@ mod tests {
     fn rarer_terms_weigh_more_and_frequency_saturates() {
         assert!(idf(100, 1) > idf(100, 50));
         assert!(idf(100, 100) > 0.0);
-        let one = tf_part(1.0, 10.0, 10.0);
-        let ten = tf_part(10.0, 10.0, 10.0);
+        let one = tf_part(1.0, 10.0, 10.0, B);
+        let ten = tf_part(10.0, 10.0, 10.0, B);
         assert!(ten > one && ten < K1 + 1.0);
         // The same count in a longer field is worth less.
-        assert!(tf_part(1.0, 5.0, 10.0) > tf_part(1.0, 50.0, 10.0));
+        assert!(tf_part(1.0, 5.0, 10.0, B) > tf_part(1.0, 50.0, 10.0, B));
     }
 
     #[test]
@@ -300,7 +301,7 @@ mod tests {
 
     #[test]
     fn empty_corpus_is_harmless() {
-        let index = Index::build(&[], &[2.0, 1.5, 1.0]);
+        let index = Index::build(&[], &[Field { boost: 1.0, b: B }; 3]);
         assert!(index.is_empty());
         assert!(index.postings(0).is_empty());
     }

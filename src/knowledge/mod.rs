@@ -24,8 +24,20 @@ pub use document::{CodeBlock, Document, DocumentError, Extract, URI_PREFIX};
 /// `embedded_docs/`, packed and deflated by build.rs (record layout described there).
 static PACKED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/docs.deflate"));
 
-/// Field boosts, in field order: title, keywords, content.
-const BOOSTS: [f64; 3] = [2.0, 1.5, 1.0];
+/// How the fields count, in field order: title, keywords, content. A keyword list is a
+/// bag of aliases, so its length barely dilutes a match (a low `b`): one more keyword
+/// does not weaken the others.
+const FIELDS: [bm25::Field; 3] = [
+    bm25::Field {
+        boost: 2.0,
+        b: bm25::B,
+    },
+    bm25::Field { boost: 1.5, b: 0.3 },
+    bm25::Field {
+        boost: 1.0,
+        b: bm25::B,
+    },
+];
 
 // The fields of the three result types below are declared in the alphabetical order of
 // their JSON names, so serialising a response directly writes the same bytes as going
@@ -372,7 +384,7 @@ impl Store {
             occurrences.shrink_to_fit();
             entries.push(Entry { text, occurrences });
         }
-        let index = bm25::Index::from_ids(ids, &fields, &BOOSTS);
+        let index = bm25::Index::from_ids(ids, &fields, &FIELDS);
         drop(fields);
         let lexicon = query::Lexicon::new(
             documents

@@ -206,8 +206,12 @@ pub fn parse_assignments(lines: &[String]) -> Result<Vec<(String, String)>, Plat
 /// Parses bare keys for delete. `KEY=value` is refused: a delete given a value was most
 /// likely meant as a set, and deleting is the step that cannot be undone.
 pub fn parse_keys(lines: &[String]) -> Result<Vec<String>, PlatformError> {
+    // Delete's own advice: the format advice of set (KEY=value) would now be refused.
+    let refused = |message: String| {
+        env_error(message).with_suggestion("Pass only the names to delete (letters, digits and underscores, e.g. [\"REDIS_URL\"]); to change a value, call zerops_env with action set.")
+    };
     if lines.is_empty() {
-        return Err(env_error("No variable names given".into()));
+        return Err(refused("No variable names given".into()));
     }
     let mut keys = Vec::new();
     // A key never spans lines: an item of several lines is several keys.
@@ -220,16 +224,15 @@ pub fn parse_keys(lines: &[String]) -> Result<Vec<String>, PlatformError> {
     }
     for (i, raw) in items.into_iter().enumerate() {
         if let Some((key, _)) = raw.split_once('=') {
-            return Err(env_error(format!(
+            return Err(refused(format!(
                 "Variable #{} carries a value, but delete takes bare keys ('{}')",
                 i + 1,
                 key.trim().chars().take(60).collect::<String>()
-            ))
-            .with_suggestion("Pass only the names to delete (e.g. [\"REDIS_URL\"]); to change a value, call zerops_env with action set."));
+            )));
         }
         let key = raw.trim().to_owned();
         if !valid_key(&key) {
-            return Err(env_error(format!(
+            return Err(refused(format!(
                 "Variable #{} has an invalid key '{key}'",
                 i + 1
             )));
@@ -423,7 +426,8 @@ fn unknown_references(
                 warnings.push(format!(
                     "{key}: '${{' is not closed with '}}': the app would get the text as written."
                 ));
-                continue;
+                // Once per variable: every later `${` of it is just as unclosed.
+                break;
             };
             let Some((host, wanted)) = name.split_once('_') else {
                 continue;
@@ -586,8 +590,13 @@ fn finish(
         .filter(|(_, e)| *e != Ending::Finished)
         .map(|(p, e)| followed_json(p, *e))
         .collect();
-    // The same advice on each of many processes is said once, for all of them.
-    if running.len() > 1 {
+    // The same advice on each of many processes is said once, for all of them (only when
+    // it is the same: a hit time limit or a cancel keeps its own reason).
+    let alike = done
+        .iter()
+        .filter(|(_, e)| *e != Ending::Finished)
+        .all(|(_, e)| *e == Ending::StillRunning { hard_cap: false });
+    if running.len() > 1 && alike {
         for process in &mut running {
             if let Some(fields) = process.as_object_mut() {
                 fields.remove("hint");
@@ -718,6 +727,13 @@ mod tests {
         );
         assert!(err.message.contains("'REDIS_URL'"), "{}", err.message);
         assert!(err.suggestion.contains("action set"), "{}", err.suggestion);
+        // An invalid key gets the same delete advice, not set's KEY=value format.
+        let err = parse_keys(&lines(&["my-key"])).unwrap_err();
+        assert!(
+            err.suggestion.starts_with("Pass only the names"),
+            "{}",
+            err.suggestion
+        );
     }
 
     #[test]

@@ -47,7 +47,7 @@ pub fn project_app_versions(
     Ok(versions.items)
 }
 
-/// The longest hostname accepted as input (the platform's own limit is lower).
+/// The longest hostname accepted as input: the longest the API takes (the docs ask for 25).
 const MAX_HOSTNAME_LEN: usize = 40;
 
 /// Checks a hostname given by the model before it is used anywhere: ASCII letters, digits

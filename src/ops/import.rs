@@ -337,7 +337,7 @@ pub fn import(
         "processes": done.iter().map(|(p, e)| followed_json(p, *e)).collect::<Vec<_>>(),
         "summary": summary,
         "warnings": findings_json(&report.warnings),
-        "nextAction": not_made_first(&services, next_action(&wanted_services, &services)),
+        "nextAction": not_made_first(&services, next_action(&wanted_services, &services, &existing)),
     }))
 }
 
@@ -359,13 +359,22 @@ fn not_made_first(services: &[Value], next: String) -> String {
 }
 
 /// What to do after the import: deploy code to the runtimes it created without any, or
-/// (with none) connect to the services. An overridden service already runs as it was,
-/// and one not made waits for nothing.
-fn next_action(services: &[validate::ImportService], outcome: &[Value]) -> String {
+/// (with none) connect to the services. An overridden service stays as it was (waiting
+/// for code only if it never had any), and one not made waits for nothing.
+fn next_action(
+    services: &[validate::ImportService],
+    outcome: &[Value],
+    existing: &[ServiceStack],
+) -> String {
     let created = |host: &str| {
-        outcome
-            .iter()
-            .any(|e| e["hostname"] == host && e["status"] == "created")
+        outcome.iter().any(|e| {
+            e["hostname"] == host
+                && (e["status"] == "created"
+                    || (e["status"] == "overridden"
+                        && existing
+                            .iter()
+                            .any(|s| s.name == host && s.status == "READY_TO_DEPLOY")))
+        })
     };
     let waiting: Vec<&str> = services
         .iter()
@@ -404,13 +413,13 @@ mod tests {
             .iter()
             .map(|s| json!({"hostname": s.hostname, "status": "created"}))
             .collect();
-        let next = next_action(&services, &created);
+        let next = next_action(&services, &created, &[]);
         assert!(next.starts_with("'api' waits for code"), "{next}");
         let managed = validate::import_services(
             "services:\n  - hostname: cache\n    type: valkey@7.2\n    mode: NON_HA\n",
         )
         .unwrap();
-        let next = next_action(&managed, &[]);
+        let next = next_action(&managed, &[], &[]);
         assert!(!next.contains("zerops_deploy"), "{next}");
         assert!(next.contains("connectionString"), "{next}");
     }

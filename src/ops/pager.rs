@@ -21,6 +21,8 @@ pub struct Pager<T> {
     /// Items received so far (every project's): the next page's offset.
     offset: usize,
     page: usize,
+    /// Pages in a row that brought nothing new.
+    stale: u8,
     ended: bool,
 }
 
@@ -33,6 +35,7 @@ impl<T: HasProjectId> Pager<T> {
             seen: HashSet::new(),
             offset: 0,
             page: first_page.clamp(1, MAX_READ),
+            stale: 0,
             ended: false,
         }
     }
@@ -67,8 +70,10 @@ impl<T: HasProjectId> Pager<T> {
         // API-BUG-WORKAROUND: remove when search endpoints are project-scoped
         self.items
             .extend(scope::only_project(new_items, &self.project_id));
-        // Nothing new on a page: an API that ignores `offset` would repeat it forever.
-        self.ended = !page.more || fresh == 0 || self.offset >= MAX_READ;
+        // Nothing new on two pages in a row: an API that ignores `offset` would repeat its
+        // first page forever (one such page can also be items pushed down by new ones).
+        self.stale = if fresh == 0 { self.stale + 1 } else { 0 };
+        self.ended = !page.more || self.stale >= 2 || self.offset >= MAX_READ;
         self.page = (self.page * 4).min(MAX_READ);
         Ok(())
     }
@@ -159,8 +164,8 @@ mod tests {
                 )
                 .unwrap();
         }
-        // The second page (8 asked, 3 new) moves on; the third brings nothing new.
-        assert_eq!(pages, 3);
+        // The second page (8 asked, 3 new) moves on; the third and fourth bring nothing new.
+        assert_eq!(pages, 4);
         assert_eq!(pager.items.len(), 5);
     }
 

@@ -473,6 +473,7 @@ fn classify_status(status: u16, api_code: Option<&str>, subject: Subject) -> Err
         _ if api.starts_with("zeropsYaml") => ErrorCode::InvalidZeropsYml,
         _ if api == "invalidCustomAutoscalingValue"
             || has("AutoscalingForbidden")
+            || has("FreeResourcesForbidden")
             || api == "verticalAutoscalingNotSupported"
             || api == "lastCpuModeChangeTooRecent" =>
         {
@@ -675,6 +676,14 @@ mod tests {
             ),
             (
                 status(400, Some("lastCpuModeChangeTooRecent")),
+                Subject::Service,
+                ErrorCode::InvalidScaling,
+            ),
+            (
+                status(
+                    400,
+                    Some("customMinFreeResourcesForbiddenForThisStackCategory"),
+                ),
                 Subject::Service,
                 ErrorCode::InvalidScaling,
             ),

@@ -557,7 +557,6 @@ pub struct AppVersionEvent {
     pub build: Option<BuildInfo>,
 }
 
-/// Items that belong to a project (for the scoped-token search workaround).
 /// One page of a newest-first search.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SearchPage<T> {
@@ -567,6 +566,7 @@ pub struct SearchPage<T> {
     pub more: bool,
 }
 
+/// Items that belong to a project (for the scoped-token search workaround).
 pub trait HasProjectId {
     fn project_id(&self) -> &str;
 }

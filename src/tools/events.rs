@@ -13,7 +13,7 @@ pub fn tool(services: Arc<Services>) -> Tool {
     define(
         "zerops_events",
         "Project activity",
-        "List recent activity newest first: processes (start, restart, scale, import, env-update, project-env-update...) and builds/deploys, with status, duration and failReason. \
+        "List recent activity newest first: processes (start, restart, scale, import, env-update, project-env-update...) and builds/deploys, with status, duration and failReason (a failed build: a hint to its log). \
 Filter by serviceHostname; limit defaults to 50. Use it to see whether a build failed and to find a build's appVersionId (the buildId of zerops_logs).",
         json_text!({
             "type": "object",
