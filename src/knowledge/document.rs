@@ -290,7 +290,6 @@ pub fn extract(body: &str) -> Extract {
     let mut out = Extract::default();
     let mut heading: Option<(HeadingLevel, String)> = None;
     let mut in_see_also = false;
-    let mut first_cell = false;
     for event in Parser::new_ext(body, options()) {
         match event {
             Event::Start(Tag::Heading { level, .. }) => heading = Some((level, String::new())),
@@ -321,27 +320,33 @@ pub fn extract(body: &str) -> Extract {
                 }
             }
             Event::SoftBreak | Event::HardBreak if !in_see_also => push_space(&mut out.text),
-            Event::Start(Tag::TableHead | Tag::TableRow) => first_cell = true,
-            // Cells stay apart in snippets ("Symptom | Cause | Fix"), not run together; an
-            // empty cell still gets its place, and a row starts on a line of its own.
-            Event::Start(Tag::TableCell) if !in_see_also => {
-                if !first_cell {
-                    out.text.push_str(" | ");
-                }
-                first_cell = false;
+            Event::End(TagEnd::TableHead | TagEnd::TableRow) if !in_see_also => {
+                end_row(&mut out.text);
             }
             Event::End(
-                TagEnd::Paragraph
-                | TagEnd::Item
-                | TagEnd::CodeBlock
-                | TagEnd::TableHead
-                | TagEnd::TableRow
-                | TagEnd::BlockQuote(_),
+                TagEnd::Paragraph | TagEnd::Item | TagEnd::CodeBlock | TagEnd::BlockQuote(_),
             ) if !in_see_also => push_newline(&mut out.text),
+            // Cells stay apart in snippets ("Symptom | Cause | Fix"), not run together. Only
+            // spaces are trimmed: an empty first cell must not pull its row onto the line
+            // before.
+            Event::End(TagEnd::TableCell) if !in_see_also => {
+                let kept = out.text.trim_end_matches(' ').len();
+                out.text.truncate(kept);
+                out.text.push_str(" | ");
+            }
             _ => {}
         }
     }
     out
+}
+
+/// Ends a table row: the separator after its last cell goes.
+fn end_row(text: &mut String) {
+    if let Some(row) = text.strip_suffix(" | ") {
+        let kept = row.len();
+        text.truncate(kept);
+    }
+    push_newline(text);
 }
 
 fn push_newline(text: &mut String) {
