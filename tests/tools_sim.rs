@@ -1240,6 +1240,13 @@ fn import_next_action_names_only_created_runtimes_that_wait_for_code() {
     let done = expect_ok(&s.call("zerops_import", json!({"content": yaml})));
     assert!(!next(&done).contains("for code"), "{done}");
     assert!(!next(&done).contains("zerops_deploy"), "{done}");
+
+    // Only a runtime started without code: no database connection advice.
+    let yaml =
+        "services:\n  - hostname: sandbox\n    type: nodejs@22\n    startWithoutCode: true\n";
+    let done = expect_ok(&s.call("zerops_import", json!({"content": yaml})));
+    assert!(!next(&done).contains("connectionString"), "{done}");
+    assert!(next(&done).contains("zerops_discover"), "{done}");
 }
 
 /// Every service refused because its hostname is taken: the caller's mistake, with the

@@ -382,6 +382,11 @@ fn next_action(
         .map(|s| s.hostname.as_str())
         .collect();
     if waiting.is_empty() {
+        // Connection advice only fits databases and the like, not runtimes.
+        if !services.iter().any(|s| s.managed) {
+            return "Nothing in this import needs code deployed; zerops_discover shows the services' state."
+                .to_owned();
+        }
         "Other services reach these at <hostname>:<port> over the private network; reference their variables as ${hostname_connectionString} etc. in run.envVariables (zerops_discover with includeEnvs lists them).".to_owned()
     } else {
         let (who, setups) = match waiting.as_slice() {

@@ -42,6 +42,9 @@ pub struct ImportService {
     /// without it: it waits for a deploy. Managed services and storages never do.
     #[serde(skip)]
     pub awaits_code: bool,
+    /// A managed service (database, cache, storage, ...), not a runtime.
+    #[serde(skip)]
+    pub managed: bool,
     /// `override: true`: an existing service of this hostname is re-imported, not refused.
     #[serde(skip)]
     pub overrides: bool,
@@ -350,6 +353,8 @@ pub fn import_services(content: &str) -> Result<Vec<ImportService>, Finding> {
                 "add `type: <name>@<version>`",
             ));
         };
+        let managed = catalog::family(catalog::split(service_type).name)
+            .is_some_and(|family| family.kind.is_service());
         out.push(ImportService {
             hostname: hostname.to_owned(),
             service_type: service_type.to_owned(),
@@ -358,10 +363,10 @@ pub fn import_services(content: &str) -> Result<Vec<ImportService>, Finding> {
                 .and_then(Node::scalar_text)
                 .map(str::to_owned),
             overrides: item.value_of("override").and_then(shape::go_bool) == Some(true),
-            awaits_code: item.get("buildFromGit").is_none()
-                && item.value_of("startWithoutCode").and_then(shape::go_bool) != Some(true)
-                && catalog::family(catalog::split(service_type).name)
-                    .is_none_or(|family| !family.kind.is_service()),
+            awaits_code: !managed
+                && item.get("buildFromGit").is_none()
+                && item.value_of("startWithoutCode").and_then(shape::go_bool) != Some(true),
+            managed,
         });
     }
     Ok(out)
