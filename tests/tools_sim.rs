@@ -2452,14 +2452,27 @@ fn logs_read_the_web_server_on_request() {
             .all(|e| e["message"].as_str().unwrap().starts_with("GET /health"))
     );
     assert!(sim.requests().iter().any(|r| r.contains("facility=17")));
-    let none = expect_ok(&s.call(
-        "zerops_logs",
-        json!({"serviceHostname": "api", "search": "no such line"}),
-    ));
-    assert!(
-        none["hint"].as_str().unwrap().contains("webServer true"),
-        "{none}"
+    // The pointer to webServer only where there is a web server (static, PHP), and only
+    // when its lines were not the ones read.
+    let hint_of = |s: &mut Session, args: Value| {
+        let none = expect_ok(&s.call("zerops_logs", args));
+        none["hint"].as_str().unwrap().to_owned()
+    };
+    let web_hint = hint_of(
+        &mut s,
+        json!({"serviceHostname": "web", "search": "no such line"}),
     );
+    assert!(web_hint.contains("webServer true"), "{web_hint}");
+    let api_hint = hint_of(
+        &mut s,
+        json!({"serviceHostname": "api", "search": "no such line"}),
+    );
+    assert!(!api_hint.contains("webServer"), "{api_hint}");
+    let read = hint_of(
+        &mut s,
+        json!({"serviceHostname": "web", "webServer": true, "search": "no such line"}),
+    );
+    assert!(!read.contains("webServer true"), "{read}");
     expect_error(
         &s.call(
             "zerops_logs",

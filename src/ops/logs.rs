@@ -232,6 +232,13 @@ pub fn logs(
     } else {
         String::new()
     };
+    // Only a service with a web server has its lines, and only when they were not read.
+    let nginx = ["static", "php"]
+        .iter()
+        .any(|t| service.type_info.version_name.starts_with(t));
+    if entries.is_empty() && build_status.is_none() && !request.web_server && nginx {
+        hint += " Its web server's lines (Nginx) come with webServer true.";
+    }
     if search_cut {
         hint += " Only the newest 1000 lines were searched; older ones may match (a stricter \
 severity reaches further back).";
@@ -276,9 +283,7 @@ fn empty_hint(
         hint += " Set severity to all.";
     }
     hint += match build {
-        None => {
-            " Build output is not here: zerops_events lists builds, read one with buildId. A web server's lines (Nginx of static and PHP services) come with webServer true."
-        }
+        None => " Build output is not here: zerops_events lists builds, read one with buildId.",
         // The log is there; the filters above hid it.
         Some(_) if !backend_empty => "",
         Some("UPLOADING" | "WAITING_TO_BUILD" | "BUILDING") => {

@@ -202,6 +202,20 @@ fn a_document_that_is_not_a_mapping_is_described_not_quoted() {
     );
 }
 
+/// The scanner blames a tab on where the scalar before it began (the line above); the
+/// finding points at the tab.
+#[test]
+fn a_tab_used_for_indentation_is_pointed_at() {
+    let text = "zerops:\n  - setup: api\n    run:\n      base: nodejs@22\n\t  start: a\n";
+    let report = validate(text, Some(FileKind::ZeropsYml), None);
+    let g4 = report.errors.iter().find(|f| f.rule == "G4").unwrap();
+    assert_eq!((g4.line, g4.column), (5, 1), "{g4:?}");
+    assert!(
+        g4.message.starts_with("invalid YAML at line 5, column 1"),
+        "{g4:?}"
+    );
+}
+
 #[test]
 fn extends_cycle_through_three_setups() {
     let text = "zerops:\n  - setup: a\n    extends: c\n  - setup: b\n    extends: a\n  - setup: c\n    extends: b\n";

@@ -266,14 +266,37 @@ fn syntax(message: impl Into<String>, span: Span) -> SyntaxError {
     }
 }
 
+/// The first tab at or after 1-based `line` and `column` (in characters), as 1-based
+/// line and column.
+fn next_tab(text: &str, line: usize, column: usize) -> Option<(usize, usize)> {
+    text.lines().enumerate().skip(line - 1).find_map(|(i, l)| {
+        let skip = if i + 1 == line { column - 1 } else { 0 };
+        l.chars()
+            .enumerate()
+            .skip(skip)
+            .find(|(_, c)| *c == '\t')
+            .map(|(col, _)| (i + 1, col + 1))
+    })
+}
+
 impl Builder {
     fn run(mut self, text: &str) -> Result<Document, SyntaxError> {
         let mut parser = Parser::new_from_str(text);
         while let Some(item) = parser.next_event() {
-            let (event, span) = item.map_err(|e| SyntaxError {
-                message: e.info().to_owned(),
-                line: e.marker().line().max(1),
-                column: e.marker().col() + 1,
+            let (event, span) = item.map_err(|e| {
+                let (mut line, mut column) = (e.marker().line().max(1), e.marker().col() + 1);
+                // The scanner reports a tab from where its scalar began, often the line
+                // before: point at the tab itself.
+                if e.info().contains("found a tab")
+                    && let Some(tab) = next_tab(text, line, column)
+                {
+                    (line, column) = tab;
+                }
+                SyntaxError {
+                    message: e.info().to_owned(),
+                    line,
+                    column,
+                }
             })?;
             match event {
                 Event::DocumentStart(_) => {
