@@ -369,6 +369,9 @@ pub struct Session {
     pub client: Arc<dyn Client>,
     pub logs: Arc<dyn LogFetcher>,
     pub info: Info,
+    /// Services this server asked to delete, with the delete's process id: a delete can
+    /// wait behind another process while the service still reads as running.
+    pub deletes: std::sync::Mutex<Vec<(String, String)>>,
 }
 
 impl std::fmt::Debug for Session {
@@ -528,7 +531,12 @@ impl Authenticator {
     fn attempt(&self, creds: &Credentials) -> Result<Arc<Session>, PlatformError> {
         let (client, logs) = (self.factory)(creds);
         let info = authenticate(client.as_ref(), creds)?;
-        Ok(Arc::new(Session { client, logs, info }))
+        Ok(Arc::new(Session {
+            client,
+            logs,
+            info,
+            deletes: Default::default(),
+        }))
     }
 }
 

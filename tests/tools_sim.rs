@@ -1048,14 +1048,18 @@ fn import_dry_run_calls_no_api_and_a_real_import_creates_the_services() {
 
 /// A change queued behind the delete of its service (accepted while the service was still
 /// stopping) fails once the delete is done, with a reason, instead of being reported
-/// finished on a service that is gone.
+/// finished on a service that is gone; the server that queued the delete refuses such
+/// changes up front.
 #[test]
 fn a_change_queued_behind_a_delete_fails() {
     let sim = start_sim(SimConfig {
-        process_duration: Duration::from_millis(400),
+        process_duration: Duration::from_millis(1000),
         ..SimConfig::default()
     });
     let mut s = Session::start(&sim_env(&sim));
+    // Another client (another zcp), signed in before it all starts.
+    let mut other = Session::start(&sim_env(&sim));
+    expect_ok(&other.call("zerops_discover", json!({})));
     // (The demo's history has processes of its own: only new ones count.)
     let since = Instant::now();
     let stop = s.start_call(
@@ -1070,14 +1074,38 @@ fn a_change_queued_behind_a_delete_fails() {
         None,
     );
     when_started(&sim, since, |p| p.action == "stack.delete", |_| {});
-    let restart = expect_error(
-        &s.call(
+    // The other client does not know of the delete: its restart is queued behind it.
+    let restart = other.start_call(
+        "zerops_manage",
+        json!({"action": "restart", "serviceHostname": "api"}),
+        None,
+    );
+    when_started(&sim, since, |p| p.action == "stack.restart", |_| {});
+    // This server knows the delete it queued: the service reads as stopping, yet no other
+    // change is started, and a second delete is not sent.
+    let before = mutations(&sim).len();
+    for (tool, args) in [
+        (
             "zerops_manage",
             json!({"action": "restart", "serviceHostname": "api"}),
         ),
-        "PROCESS_FAILED",
-    );
-    assert!(restart.to_string().contains("deleted"), "{restart}");
+        (
+            "zerops_env",
+            json!({"action": "set", "serviceHostname": "api", "variables": ["X=1"]}),
+        ),
+    ] {
+        let refused = expect_error(&s.call(tool, args), "INVALID_USAGE");
+        assert!(refused.to_string().contains("being deleted"), "{refused}");
+    }
+    let again = expect_ok(&s.call(
+        "zerops_delete",
+        json!({"serviceHostname": "api", "confirm": true}),
+    ));
+    assert_eq!(again["status"], "already_deleting", "{again}");
+    assert_eq!(mutations(&sim).len(), before, "{:?}", mutations(&sim));
+    // ...and fails once the delete is done.
+    let failed = expect_error(&other.result(restart), "PROCESS_FAILED");
+    assert!(failed.to_string().contains("deleted"), "{failed}");
     expect_ok(&s.result(stop));
     expect_ok(&s.result(delete));
 }

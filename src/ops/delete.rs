@@ -41,7 +41,7 @@ pub fn delete(
     // Fresh, not from the lagging listing: a delete already under way is reported, not
     // started again (the platform would accept a second one).
     let service = session.client.get_service(&listed.id)?;
-    if service.status == "DELETING" {
+    if service.status == "DELETING" || super::helpers::delete_pending(session, &service.id) {
         return Ok(json!({
             "serviceHostname": service.name,
             "serviceId": service.id,
@@ -50,6 +50,11 @@ pub fn delete(
         }));
     }
     let process = session.client.delete_service(&service.id)?;
+    session
+        .deletes
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push((service.id.clone(), process.id.clone()));
     let (done, ending) = follow_process(session.client.as_ref(), process, follow)?;
     fail_if_failed(&done, ending, &format!("Deleting '{}'", service.name))?;
     Ok(json!({

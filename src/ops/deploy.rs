@@ -169,7 +169,7 @@ fn preflight(session: &Session, request: &DeployRequest) -> Result<Plan, Platfor
             .with_suggestion("Pass serviceHostname (see zerops_discover) or serviceId."));
         }
     };
-    super::helpers::refuse_if_deleting(&service, "deploy to")?;
+    super::helpers::refuse_if_deleting(session, &service, "deploy to")?;
     if let Some(kind) = super::helpers::data_service_kind(&service) {
         return Err(PlatformError::new(
             ErrorCode::InvalidUsage,

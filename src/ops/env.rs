@@ -275,8 +275,13 @@ fn read(session: &Session, scope: &EnvScope) -> Result<Read, PlatformError> {
 }
 
 /// A service being deleted takes no variable changes (reading them is fine).
-fn refuse_change_if_deleting(service: Option<&ServiceStack>) -> Result<(), PlatformError> {
-    service.map_or(Ok(()), |s| refuse_if_deleting(s, "change the variables of"))
+fn refuse_change_if_deleting(
+    session: &Session,
+    service: Option<&ServiceStack>,
+) -> Result<(), PlatformError> {
+    service.map_or(Ok(()), |s| {
+        refuse_if_deleting(session, s, "change the variables of")
+    })
 }
 
 /// What `read` returns: variables, the service (service scope), the project's services
@@ -337,7 +342,7 @@ pub fn set(
 ) -> Result<Value, PlatformError> {
     let assignments = parse_assignments(lines)?;
     let (current, service, services) = read(session, scope)?;
-    refuse_change_if_deleting(service.as_ref())?;
+    refuse_change_if_deleting(session, service.as_ref())?;
     if let Some((key, _)) = assignments
         .iter()
         .find(|(k, _)| current.iter().any(|v| &v.key == k && is_platform(v)))
@@ -513,7 +518,7 @@ pub fn delete(
 ) -> Result<Value, PlatformError> {
     let keys = parse_keys(lines)?;
     let (current, service, _) = read(session, scope)?;
-    refuse_change_if_deleting(service.as_ref())?;
+    refuse_change_if_deleting(session, service.as_ref())?;
     // Check every key first, so nothing is deleted when one is wrong.
     let mut targets = Vec::new();
     for key in &keys {

@@ -104,10 +104,32 @@ pub fn resolve_service_among(
     Ok((find_service(&services, hostname)?, services))
 }
 
+/// Whether a delete this server asked for is still waiting or running (so the service is
+/// going away although it may still read as running). A delete that failed or was
+/// canceled is forgotten; one that could not be looked up counts as under way.
+pub fn delete_pending(session: &Session, service_id: &str) -> bool {
+    let mut deletes = session.deletes.lock().unwrap_or_else(|p| p.into_inner());
+    let Some(i) = deletes.iter().position(|(id, _)| id == service_id) else {
+        return false;
+    };
+    let over = session
+        .client
+        .get_process(&deletes[i].1)
+        .is_ok_and(|p| matches!(p.status.as_str(), "FAILED" | "CANCELED" | "CANCELLED"));
+    if over {
+        deletes.remove(i);
+    }
+    !over
+}
+
 /// A service being deleted takes no other change: the platform would accept it and run it
 /// on a service that is about to disappear.
-pub fn refuse_if_deleting(service: &ServiceStack, what: &str) -> Result<(), PlatformError> {
-    if service.status != "DELETING" {
+pub fn refuse_if_deleting(
+    session: &Session,
+    service: &ServiceStack,
+    what: &str,
+) -> Result<(), PlatformError> {
+    if service.status != "DELETING" && !delete_pending(session, &service.id) {
         return Ok(());
     }
     Err(PlatformError::new(

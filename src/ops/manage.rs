@@ -298,7 +298,7 @@ pub fn lifecycle(
         Lifecycle::Stop => ("stop", "Stopping"),
         Lifecycle::Restart => ("restart", "Restarting"),
     };
-    refuse_if_deleting(&service, verb)?;
+    refuse_if_deleting(session, &service, verb)?;
     if service.status == "READY_TO_DEPLOY" {
         // No code, no containers: nothing to start, stop or restart. (The live answer to
         // such a call is unknown; the simulator would report a service running no code.)
@@ -339,7 +339,7 @@ pub fn scale(
     let listed = resolve_service(session, hostname)?;
     // Fresh data: the mode must be the current one.
     let service = session.client.get_service(&listed.id)?;
-    refuse_if_deleting(&service, "scale")?;
+    refuse_if_deleting(session, &service, "scale")?;
     let category = service.type_info.category.as_str();
     if category == "OBJECT_STORAGE" {
         return Err(scaling_error(format!(

@@ -121,6 +121,7 @@ mod tests {
                 project_name: "n".into(),
                 source: CredentialSource::Direct,
             },
+            deletes: Default::default(),
         }
     }
 
@@ -136,6 +137,30 @@ mod tests {
                 .with_cancel_outcome(status),
         );
         cancel(&session, "proc1").unwrap()
+    }
+
+    /// A delete this server queued keeps its service "going away" until the delete is
+    /// known to have failed or been canceled, which is then forgotten.
+    #[test]
+    fn a_queued_delete_counts_until_it_fails() {
+        use crate::ops::helpers::delete_pending;
+        let queued = |status: &str| {
+            let session = session_with(status);
+            session
+                .deletes
+                .lock()
+                .unwrap()
+                .push(("svc".into(), "proc1".into()));
+            session
+        };
+        let running = queued("PENDING");
+        assert!(delete_pending(&running, "svc"));
+        assert!(!delete_pending(&running, "other"));
+        for over in ["FAILED", "CANCELED"] {
+            let session = queued(over);
+            assert!(!delete_pending(&session, "svc"), "{over}");
+            assert!(session.deletes.lock().unwrap().is_empty(), "{over}");
+        }
     }
 
     #[test]

@@ -118,7 +118,7 @@ pub fn set(
     let listed = resolve_service(session, hostname)?;
     let service = session.client.get_service(&listed.id)?;
     let action = if enable { "enable" } else { "disable" };
-    refuse_if_deleting(&service, &format!("{action} the subdomain of"))?;
+    refuse_if_deleting(session, &service, &format!("{action} the subdomain of"))?;
     let mut result = json!({ "serviceHostname": service.name, "serviceId": service.id, "action": action, "warnings": [] });
     if service.subdomain_access == enable {
         result["status"] = json!(if enable {
