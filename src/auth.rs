@@ -369,9 +369,10 @@ pub struct Session {
     pub client: Arc<dyn Client>,
     pub logs: Arc<dyn LogFetcher>,
     pub info: Info,
-    /// Services this server asked to delete, with the delete's process id: a delete can
-    /// wait behind another process while the service still reads as running.
-    pub deletes: std::sync::Mutex<Vec<(String, String)>>,
+    /// Processes this server started that change what a service reads as, as (service
+    /// id, action, process id): a delete or a subdomain change can wait behind another
+    /// process while the service still reads as before.
+    pub sent: std::sync::Mutex<Vec<(String, &'static str, String)>>,
 }
 
 impl std::fmt::Debug for Session {
@@ -535,7 +536,7 @@ impl Authenticator {
             client,
             logs,
             info,
-            deletes: Default::default(),
+            sent: Default::default(),
         }))
     }
 }

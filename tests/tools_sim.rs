@@ -1110,6 +1110,42 @@ fn a_change_queued_behind_a_delete_fails() {
     expect_ok(&s.result(delete));
 }
 
+/// A subdomain change this server sent and the service does not show yet: the opposite
+/// request is not answered from the stale flag, and the same request is not sent twice.
+#[test]
+fn subdomain_changes_on_their_way_are_not_contradicted_or_repeated() {
+    let sim = start_sim(SimConfig {
+        process_duration: Duration::from_millis(1500),
+        ..SimConfig::default()
+    });
+    let mut env = sim_env(&sim);
+    env.push(("ZCP_POLL_BUDGET_MS".into(), "300".into()));
+    let mut s = Session::start(&env);
+    let call = |s: &mut Session, action: &str| {
+        expect_ok(&s.call(
+            "zerops_subdomain",
+            json!({"action": action, "serviceHostname": "api"}),
+        ))
+    };
+    let disabling = call(&mut s, "disable");
+    assert_eq!(disabling["status"], "disabling", "{disabling}");
+    // The flag still reads enabled: an enable is sent, not answered "already_enabled".
+    let enabling = call(&mut s, "enable");
+    assert_eq!(enabling["status"], "enabling", "{enabling}");
+    assert!(enabling.get("url").is_none(), "{enabling}");
+    let sent = mutations(&sim).len();
+    let again = call(&mut s, "enable");
+    assert_eq!(again["status"], "enabling", "{again}");
+    assert!(
+        again["warnings"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("Already requested"),
+        "{again}"
+    );
+    assert_eq!(mutations(&sim).len(), sent, "{:?}", mutations(&sim));
+}
+
 /// A service whose creation process fails is not reported as created: its line says
 /// failed, with the process's reason, beside the one that was created.
 #[test]

@@ -50,11 +50,7 @@ pub fn delete(
         }));
     }
     let process = session.client.delete_service(&service.id)?;
-    session
-        .deletes
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .push((service.id.clone(), process.id.clone()));
+    super::helpers::remember(session, &service.id, "delete", &process.id);
     let (done, ending) = follow_process(session.client.as_ref(), process, follow)?;
     fail_if_failed(&done, ending, &format!("Deleting '{}'", service.name))?;
     Ok(json!({

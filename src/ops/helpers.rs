@@ -104,22 +104,44 @@ pub fn resolve_service_among(
     Ok((find_service(&services, hostname)?, services))
 }
 
-/// Whether a delete this server asked for is still waiting or running (so the service is
-/// going away although it may still read as running). A delete that failed or was
-/// canceled is forgotten; one that could not be looked up counts as under way.
-pub fn delete_pending(session: &Session, service_id: &str) -> bool {
-    let mut deletes = session.deletes.lock().unwrap_or_else(|p| p.into_inner());
-    let Some(i) = deletes.iter().position(|(id, _)| id == service_id) else {
-        return false;
-    };
-    let over = session
+/// Notes a process this server started for a service (see [`Session::sent`]).
+pub fn remember(session: &Session, service_id: &str, action: &'static str, process_id: &str) {
+    let mut sent = session.sent.lock().unwrap_or_else(|p| p.into_inner());
+    sent.retain(|(id, a, _)| !(id == service_id && *a == action));
+    sent.push((service_id.to_owned(), action, process_id.to_owned()));
+}
+
+/// The process this server started with `action` for a service, while it still counts:
+/// waiting or running, or also finished when `finished_counts`. One that ended otherwise
+/// is forgotten; one that could not be read still counts.
+pub fn sent_pending(
+    session: &Session,
+    service_id: &str,
+    action: &str,
+    finished_counts: bool,
+) -> Option<String> {
+    let mut sent = session.sent.lock().unwrap_or_else(|p| p.into_inner());
+    let i = sent
+        .iter()
+        .position(|(id, a, _)| id == service_id && *a == action)?;
+    let counts = session
         .client
-        .get_process(&deletes[i].1)
-        .is_ok_and(|p| matches!(p.status.as_str(), "FAILED" | "CANCELED" | "CANCELLED"));
-    if over {
-        deletes.remove(i);
+        .get_process(&sent[i].2)
+        .map_or(true, |p| match p.status.as_str() {
+            "FINISHED" => finished_counts,
+            status => !matches!(status, "FAILED" | "CANCELED" | "CANCELLED"),
+        });
+    if counts {
+        return Some(sent[i].2.clone());
     }
-    !over
+    sent.remove(i);
+    None
+}
+
+/// Whether a delete this server sent is still under way or done (so the service is going
+/// away although it may still read as running).
+pub fn delete_pending(session: &Session, service_id: &str) -> bool {
+    sent_pending(session, service_id, "delete", true).is_some()
 }
 
 /// A service being deleted takes no other change: the platform would accept it and run it

@@ -121,7 +121,7 @@ mod tests {
                 project_name: "n".into(),
                 source: CredentialSource::Direct,
             },
-            deletes: Default::default(),
+            sent: Default::default(),
         }
     }
 
@@ -143,14 +143,10 @@ mod tests {
     /// known to have failed or been canceled, which is then forgotten.
     #[test]
     fn a_queued_delete_counts_until_it_fails() {
-        use crate::ops::helpers::delete_pending;
+        use crate::ops::helpers::{delete_pending, remember};
         let queued = |status: &str| {
             let session = session_with(status);
-            session
-                .deletes
-                .lock()
-                .unwrap()
-                .push(("svc".into(), "proc1".into()));
+            remember(&session, "svc", "delete", "proc1");
             session
         };
         let running = queued("PENDING");
@@ -159,7 +155,7 @@ mod tests {
         for over in ["FAILED", "CANCELED"] {
             let session = queued(over);
             assert!(!delete_pending(&session, "svc"), "{over}");
-            assert!(session.deletes.lock().unwrap().is_empty(), "{over}");
+            assert!(session.sent.lock().unwrap().is_empty(), "{over}");
         }
     }
 

@@ -18,7 +18,8 @@ use crate::platform::{ErrorCode, PlatformError, Process, ServiceStack};
 use super::discover::subdomain_url;
 use super::follow::{Follow, follow_process};
 use super::helpers::{
-    canceled, data_service_kind, followed_json, refuse_if_deleting, resolve_service,
+    canceled, data_service_kind, followed_json, refuse_if_deleting, remember, resolve_service,
+    sent_pending,
 };
 use super::progress::Ending;
 
@@ -120,7 +121,19 @@ pub fn set(
     let action = if enable { "enable" } else { "disable" };
     refuse_if_deleting(session, &service, &format!("{action} the subdomain of"))?;
     let mut result = json!({ "serviceHostname": service.name, "serviceId": service.id, "action": action, "warnings": [] });
-    if service.subdomain_access == enable {
+    // What this server already sent and the service does not show yet: the same change is
+    // not sent twice, and the flag is not trusted while the opposite one is on its way.
+    if let Some(id) = sent_pending(session, &service.id, action, false) {
+        result["status"] = json!(if enable { "enabling" } else { "disabling" });
+        result["warnings"] = json!([format!(
+            "Already requested: process {id} is under way; check it with zerops_process."
+        )]);
+        return Ok(result);
+    }
+    let opposite = if enable { "disable" } else { "enable" };
+    if service.subdomain_access == enable
+        && sent_pending(session, &service.id, opposite, false).is_none()
+    {
         result["status"] = json!(if enable {
             "already_enabled"
         } else {
@@ -145,6 +158,7 @@ pub fn set(
             other => other?,
         }
     };
+    remember(session, &service.id, action, &started.id);
     let (done, ending) = follow_process(session.client.as_ref(), started, follow)?;
     result["process"] = followed_json(&done, ending);
     if !matches!(ending, Ending::Finished) {
