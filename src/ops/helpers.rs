@@ -120,21 +120,24 @@ pub fn sent_pending(
     action: &str,
     finished_counts: bool,
 ) -> Option<String> {
-    let mut sent = session.sent.lock().unwrap_or_else(|p| p.into_inner());
-    let i = sent
+    let sent = || session.sent.lock().unwrap_or_else(|p| p.into_inner());
+    let process_id = sent()
         .iter()
-        .position(|(id, a, _)| id == service_id && *a == action)?;
-    let counts = session
-        .client
-        .get_process(&sent[i].2)
-        .map_or(true, |p| match p.status.as_str() {
-            "FINISHED" => finished_counts,
-            status => !matches!(status, "FAILED" | "CANCELED" | "CANCELLED"),
-        });
+        .find(|(id, a, _)| id == service_id && *a == action)
+        .map(|(_, _, process)| process.clone())?;
+    // Read without the lock held: other calls need not wait for this one's API answer.
+    let counts =
+        session
+            .client
+            .get_process(&process_id)
+            .map_or(true, |p| match p.status.as_str() {
+                "FINISHED" => finished_counts,
+                status => !matches!(status, "FAILED" | "CANCELED" | "CANCELLED"),
+            });
     if counts {
-        return Some(sent[i].2.clone());
+        return Some(process_id);
     }
-    sent.remove(i);
+    sent().retain(|(_, _, process)| *process != process_id);
     None
 }
 
