@@ -1752,11 +1752,16 @@ fn subdomain_refusals_are_explained() {
     let mut s = Session::start(&sim_env(&sim));
     // Services that can never have a subdomain: refused before the API is asked, each
     // with the way it is reached instead.
-    for (hostname, hint) in [("db", "private network"), ("storage", "apiUrl")] {
+    // Disabling is refused the same way: such a service has no subdomain to turn off.
+    for (hostname, hint, action) in [
+        ("db", "private network", "enable"),
+        ("storage", "apiUrl", "enable"),
+        ("db", "private network", "disable"),
+    ] {
         let refused = expect_error(
             &s.call(
                 "zerops_subdomain",
-                json!({"action": "enable", "serviceHostname": hostname}),
+                json!({"action": action, "serviceHostname": hostname}),
             ),
             "INVALID_USAGE",
         );

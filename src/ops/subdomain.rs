@@ -120,6 +120,10 @@ pub fn set(
     let service = session.client.get_service(&listed.id)?;
     let action = if enable { "enable" } else { "disable" };
     refuse_if_deleting(session, &service, &format!("{action} the subdomain of"))?;
+    // Refused both ways: a managed service or a storage never has a subdomain.
+    if let Some(refusal) = no_subdomain_for(&service) {
+        return Err(refusal);
+    }
     let mut result = json!({ "serviceHostname": service.name, "serviceId": service.id, "action": action, "warnings": [] });
     // What this server already sent and the service does not show yet: the same change is
     // not sent twice, and the flag is not trusted while the opposite one is on its way.
@@ -143,9 +147,6 @@ pub fn set(
             result["url"] = json!(url);
         }
         return Ok(result);
-    }
-    if enable && let Some(refusal) = no_subdomain_for(&service) {
-        return Err(refusal);
     }
     let started = if enable {
         enable_with_retry(session, &service, follow.cancel)?
