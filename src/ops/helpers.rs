@@ -10,7 +10,7 @@ use crate::auth::Session;
 use crate::platform::{AppVersionEvent, ErrorCode, PlatformError, Process, ServiceStack};
 
 use super::pager::Pager;
-use super::progress::Ending;
+use super::progress::{Ending, process_in_progress};
 use super::scope;
 
 /// The project's user-facing services (internal platform services hidden).
@@ -112,8 +112,8 @@ pub fn remember(session: &Session, service_id: &str, action: &'static str, proce
 }
 
 /// The process this server started with `action` for a service, while it still counts:
-/// waiting or running, or also finished when `finished_counts`. One that ended otherwise
-/// is forgotten; one that could not be read still counts.
+/// in progress, or also finished when `finished_counts`. One that ended otherwise is
+/// forgotten; one that could not be read still counts.
 pub fn sent_pending(
     session: &Session,
     service_id: &str,
@@ -126,14 +126,9 @@ pub fn sent_pending(
         .find(|(id, a, _)| id == service_id && *a == action)
         .map(|(_, _, process)| process.clone())?;
     // Read without the lock held: other calls need not wait for this one's API answer.
-    let counts =
-        session
-            .client
-            .get_process(&process_id)
-            .map_or(true, |p| match p.status.as_str() {
-                "FINISHED" => finished_counts,
-                status => !matches!(status, "FAILED" | "CANCELED" | "CANCELLED"),
-            });
+    let counts = session.client.get_process(&process_id).map_or(true, |p| {
+        process_in_progress(&p.status) || (finished_counts && p.status == "FINISHED")
+    });
     if counts {
         return Some(process_id);
     }

@@ -298,7 +298,6 @@ impl ZeropsClient {
         Ok(info.client_id)
     }
 
-    /// The newest `limit` items of a search (processes, app versions): one request.
     /// The filters of a project's process or app-version search: the organisation, and the
     /// project too unless the API has refused that filter (its support is unverified live;
     /// it keeps a busy organisation's newest items from crowding ours out of the page).
@@ -348,16 +347,12 @@ impl ZeropsClient {
             }
             other => other,
         }?;
-        let items: Vec<T> = envelope.items.unwrap_or_default();
-        // `totalHits` decides when it is there: a server that caps its pages below `limit`
-        // must not look finished after its first page.
-        let more = match envelope.total_hits {
-            Some(total) => !items.is_empty() && ((offset + items.len()) as u64) < total,
-            None => items.len() >= limit,
-        };
+        let more = envelope.more_after(offset, limit);
+        let items = envelope.items.unwrap_or_default();
         Ok(SearchPage { items, more })
     }
 
+    /// The newest `limit` items of a search: one request.
     pub(super) fn search<T: DeserializeOwned>(
         &self,
         entity: &str,
@@ -390,15 +385,10 @@ impl ZeropsClient {
         for _ in 0..MAX_PAGES {
             let envelope: SearchEnvelope<T> =
                 self.search_page(entity, &filters, PAGE_SIZE, offset, subject)?;
+            let short = !envelope.more_after(offset, PAGE_SIZE);
             let items = envelope.items.unwrap_or_default();
-            // The next page starts after what came, not after what was asked for, and a
-            // short page ends the list only when `totalHits` does not say there is more: a
-            // server that caps its pages below PAGE_SIZE must not cut the list short.
+            // The next page starts after what came, not after what was asked for.
             offset += items.len();
-            let short = items.len() < PAGE_SIZE
-                && envelope
-                    .total_hits
-                    .is_none_or(|total| offset as u64 >= total);
             let before = all.len();
             for item in items {
                 if seen.insert(id_of(&item).to_owned()) {
@@ -460,6 +450,19 @@ pub(super) struct SearchEnvelope<T> {
     /// How many items match in all (absent from non-search answers that share the shape).
     #[serde(default, rename = "totalHits")]
     pub(super) total_hits: Option<u64>,
+}
+
+impl<T> SearchEnvelope<T> {
+    /// Whether the search holds more after this page, read at `offset` with `limit` asked:
+    /// `totalHits` decides when it is there (a server that caps its pages below `limit`
+    /// must not look finished after one page), else a page as full as asked.
+    pub(super) fn more_after(&self, offset: usize, limit: usize) -> bool {
+        let got = self.items.as_ref().map_or(0, Vec::len);
+        match self.total_hits {
+            Some(total) => got > 0 && ((offset + got) as u64) < total,
+            None => got >= limit,
+        }
+    }
 }
 
 /// Reads the API's `{"error": {code, message, meta}}` body, or keeps the start of any
