@@ -590,16 +590,18 @@ fn finish(
     }
     // One process per variable: a hundred identical finished objects say no more than a
     // count. Only those not done are listed whole, and the ids while they are few.
-    let mut running: Vec<Value> = done
+    let unfinished: Vec<_> = done
         .iter()
         .filter(|(_, e)| *e != Ending::Finished)
+        .collect();
+    let mut running: Vec<Value> = unfinished
+        .iter()
         .map(|(p, e)| followed_json(p, *e))
         .collect();
     // The same advice on each of many processes is said once, for all of them (only when
     // it is the same: a hit time limit or a cancel keeps its own reason).
-    let alike = done
+    let alike = unfinished
         .iter()
-        .filter(|(_, e)| *e != Ending::Finished)
         .all(|(_, e)| *e == Ending::StillRunning { hard_cap: false });
     if running.len() > 1 && alike {
         for process in &mut running {
