@@ -1813,6 +1813,62 @@ fn build_log(sim: &SimHandle, c: &ZeropsClient, id: &str) -> Vec<String> {
     lines.into_iter().map(|l| l.message).collect()
 }
 
+/// The runtime log of service `id` (oldest first), without the seeded history.
+fn fresh_runtime_log(c: &ZeropsClient, id: &str) -> Vec<String> {
+    let access = c.get_project_log(DEMO_PROJECT_ID).unwrap();
+    let mut lines = HttpLogFetcher::new(Duration::from_secs(3))
+        .fetch_logs(
+            &access,
+            &LogFetchParams {
+                service_id: Some(id.to_owned()),
+                limit: 1000,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    lines.sort_by(|a, b| a.timestamp.cmp(&b.timestamp));
+    lines
+        .into_iter()
+        .map(|l| l.message)
+        .filter(|m| m.starts_with("app version") || m.starts_with("running start"))
+        .collect()
+}
+
+/// A deployed version's container writes its first lines to the service's own log when
+/// the version becomes active, naming the setup's start command; a failed or canceled
+/// build writes none there.
+#[test]
+fn an_activated_version_starts_the_service_log() {
+    let config = SimConfig {
+        build_duration: Duration::from_millis(300),
+        ..SimConfig::default()
+    };
+    let sim = sim::start(config, demo::seed()).unwrap();
+    let c = client(&sim, demo::DEMO_TOKEN);
+    let yaml =
+        "zerops:\n  - setup: app\n    run:\n      base: nodejs@22\n      start: node server.js\n";
+    let ok = sim.push(API_ID, Some(yaml), Some("app"), None).unwrap();
+    assert_eq!(fresh_runtime_log(&c, API_ID), Vec::<String>::new());
+    let failed = sim
+        .push(
+            WEB_ID,
+            Some(yaml),
+            Some("app"),
+            Some("exit status 1".into()),
+        )
+        .unwrap();
+    assert_eq!(follow_version(&c, &ok).1.status, "ACTIVE");
+    assert_eq!(
+        fresh_runtime_log(&c, API_ID),
+        [
+            format!("app version {ok} deployed, starting the container"),
+            "running start command: node server.js".to_owned(),
+        ]
+    );
+    assert_eq!(follow_version(&c, &failed).1.status, "BUILD_FAILED");
+    assert_eq!(fresh_runtime_log(&c, WEB_ID), Vec::<String>::new());
+}
+
 /// The build log grows as the pipeline goes: nothing before the build container starts,
 /// the steps reached so far mid-way, the outcome only at the end; a canceled build never
 /// reads "build finished".

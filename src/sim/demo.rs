@@ -162,6 +162,7 @@ fn version(
         canceled: false,
         fixed_status: Some(status.into()),
         run: None,
+        start_command: None,
     }
 }
 

@@ -346,6 +346,7 @@ impl SimHandle {
             canceled: false,
             fixed_status: None,
             run: None,
+            start_command: None,
         });
         state
             .build_and_deploy(&scope, &id, zerops_yaml, setup, failure, Instant::now())

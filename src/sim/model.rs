@@ -264,6 +264,8 @@ pub struct AppVersionRec {
     /// takes when this version becomes active (`None` = the deploy named no zerops.yml
     /// setup: they stay as they are).
     pub run: Option<RunRec>,
+    /// The deployed setup's `run.start`, which the new container's first log lines name.
+    pub start_command: Option<String>,
 }
 
 impl AppVersionRec {
@@ -590,6 +592,7 @@ mod tests {
             canceled: false,
             fixed_status: None,
             run: None,
+            start_command: None,
         };
         let after = start + Duration::from_secs(20);
         assert_eq!(v.status(after), "ACTIVE");

@@ -42,6 +42,7 @@ impl State {
             canceled: false,
             fixed_status: None,
             run: None,
+            start_command: None,
         });
         Ok(ok(
             json!({ "id": id, "uploadUrl": format!("{}/upload/{id}", self.base_url) }),
@@ -89,20 +90,21 @@ impl State {
         if !State::allowed(scope, &self.app_versions[index].project_id) {
             return Err(forbidden());
         }
-        let mut run = zerops_yaml.and_then(|text| {
-            let hostname = self
-                .services
-                .iter()
-                .find(|s| s.id == self.app_versions[index].service_id)
-                .map(|s| s.name.as_str())
-                .unwrap_or("");
-            setup_run(text, setup.unwrap_or(hostname))
-        });
+        let hostname = self
+            .services
+            .iter()
+            .find(|s| s.id == self.app_versions[index].service_id)
+            .map(|s| s.name.clone())
+            .unwrap_or_default();
+        let setup = setup.unwrap_or(&hostname);
+        let mut run = zerops_yaml.and_then(|text| setup_run(text, setup));
+        let start_command = zerops_yaml.and_then(|text| setup_start(text, setup));
         for var in run.iter_mut().flat_map(|(_, envs)| envs) {
             var.id = self.new_id("ud");
         }
         let version = &mut self.app_versions[index];
         version.run = run;
+        version.start_command = start_command;
         version.failure = failure.clone();
         let (project, service, build_service, id) = (
             version.project_id.clone(),
@@ -184,6 +186,31 @@ impl State {
         });
     }
 
+    /// One informational line of a runtime service's own log (its first container).
+    pub(super) fn write_runtime_log(
+        &mut self,
+        project: &str,
+        service: &str,
+        hostname: &str,
+        message: String,
+        timestamp: String,
+    ) {
+        let id = self.new_id("log");
+        let container = format!("{hostname}-1");
+        self.logs.push(LogRec {
+            id,
+            project_id: project.to_owned(),
+            service_id: service.to_owned(),
+            timestamp,
+            severity: 6,
+            facility: 16,
+            tag: hostname.to_owned(),
+            container_id: format!("ctr-{container}"),
+            container,
+            message,
+        });
+    }
+
     /// The package upload behind an app version's `uploadUrl` (`PUT /upload/{id}`): the
     /// archive is accepted and dropped; an unknown version is a 404.
     pub fn handle_upload(&mut self, req: &Request) -> Response {
@@ -231,6 +258,13 @@ fn setup_run(zerops_yaml: &str, setup: &str) -> Option<RunRec> {
         ports.iter().filter_map(port_rec).collect(),
         envs.unwrap_or_default().iter().map(var).collect(),
     ))
+}
+
+/// The setup's `run.start` command (inherited through `extends`), when it has one.
+fn setup_start(zerops_yaml: &str, setup: &str) -> Option<String> {
+    let root = yaml::parse(zerops_yaml).ok()?.root?;
+    let start = merged_run_value(&root, setup, "start")??;
+    Some(start.as_str()?.to_owned())
 }
 
 /// One `run.ports` item as the API lists it (protocol in lower case); an item without a

@@ -269,14 +269,25 @@ impl State {
     /// service runs with the ports and variables of the deployed setup (if the deploy named
     /// one; they are needed only this once).
     fn activate_version(&mut self, version: &str) {
-        let Some((service_id, run)) = self
+        let Some((service_id, run, start_command)) = self
             .app_versions
             .iter_mut()
             .find(|v| v.id == version)
-            .map(|v| (v.service_id.clone(), v.run.take()))
+            .map(|v| (v.service_id.clone(), v.run.take(), v.start_command.take()))
         else {
             return;
         };
+        // The new container's first lines, so the service's own log shows the deploy.
+        if let Some(service) = self.services.iter().find(|s| s.id == service_id) {
+            let (project, hostname) = (service.project_id.clone(), service.name.clone());
+            let mut lines = vec![format!(
+                "app version {version} deployed, starting the container"
+            )];
+            lines.extend(start_command.map(|command| format!("running start command: {command}")));
+            for message in lines {
+                self.write_runtime_log(&project, &service_id, &hostname, message, now_text());
+            }
+        }
         for v in self
             .app_versions
             .iter_mut()
