@@ -1111,7 +1111,8 @@ fn a_change_queued_behind_a_delete_fails() {
 }
 
 /// A subdomain change this server sent and the service does not show yet: the opposite
-/// request is not answered from the stale flag, and the same request is not sent twice.
+/// request waits for it (here longer than the poll budget, so it is refused, naming the
+/// process, and nothing is sent), and the same request is not sent twice.
 #[test]
 fn subdomain_changes_on_their_way_are_not_contradicted_or_repeated() {
     let sim = start_sim(SimConfig {
@@ -1129,13 +1130,20 @@ fn subdomain_changes_on_their_way_are_not_contradicted_or_repeated() {
     };
     let disabling = call(&mut s, "disable");
     assert_eq!(disabling["status"], "disabling", "{disabling}");
-    // The flag still reads enabled: an enable is sent, not answered "already_enabled".
-    let enabling = call(&mut s, "enable");
-    assert_eq!(enabling["status"], "enabling", "{enabling}");
-    assert!(enabling.get("url").is_none(), "{enabling}");
+    let process = disabling["process"]["processId"].as_str().unwrap();
     let sent = mutations(&sim).len();
-    let again = call(&mut s, "enable");
-    assert_eq!(again["status"], "enabling", "{again}");
+    // The flag still reads enabled: not answered "already_enabled", and not sent to race.
+    let refused = expect_error(
+        &s.call(
+            "zerops_subdomain",
+            json!({"action": "enable", "serviceHostname": "api"}),
+        ),
+        "INVALID_USAGE",
+    );
+    assert!(refused.to_string().contains(process), "{refused}");
+    assert_eq!(mutations(&sim).len(), sent, "{:?}", mutations(&sim));
+    let again = call(&mut s, "disable");
+    assert_eq!(again["status"], "disabling", "{again}");
     assert!(
         again["warnings"][0]
             .as_str()
@@ -1144,6 +1152,31 @@ fn subdomain_changes_on_their_way_are_not_contradicted_or_repeated() {
         "{again}"
     );
     assert_eq!(mutations(&sim).len(), sent, "{:?}", mutations(&sim));
+}
+
+/// Opposite subdomain changes sent one right after the other are done in that order: the
+/// second waits for the first, so it is neither refused for the state the first is leaving
+/// (an enable answered `noSubdomainPorts`) nor answered from it (`already_disabled`).
+#[test]
+fn opposite_subdomain_changes_take_turns() {
+    let sim = start_sim(SimConfig {
+        process_duration: Duration::from_millis(800),
+        ..SimConfig::default()
+    });
+    let mut s = Session::start(&sim_env(&sim));
+    for (first, second) in [("disable", "enable"), ("enable", "disable")] {
+        let args = |action: &str| json!({"action": action, "serviceHostname": "api"});
+        // From the state the first change leaves.
+        expect_ok(&s.call("zerops_subdomain", args(second)));
+        let started = s.start_call("zerops_subdomain", args(first), None);
+        std::thread::sleep(Duration::from_millis(250));
+        let then = expect_ok(&s.call("zerops_subdomain", args(second)));
+        let before = expect_ok(&s.result(started));
+        assert_eq!(before["status"], format!("{first}d"), "{before}");
+        assert_eq!(then["status"], format!("{second}d"), "{then}");
+        let api = sim.with_state(|st| st.services.iter().find(|v| v.name == "api").cloned());
+        assert_eq!(api.unwrap().subdomain_access, second == "enable");
+    }
 }
 
 /// A service whose creation process fails is not reported as created: its line says

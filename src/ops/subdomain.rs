@@ -109,6 +109,33 @@ fn no_subdomain_for(service: &ServiceStack) -> Option<PlatformError> {
     Some(PlatformError::new(ErrorCode::InvalidUsage, message).with_suggestion(suggestion))
 }
 
+/// Waits for the `action` process `id` this server sent for `service` to end, and returns
+/// the service as it is then. A wait that ends first (time or cancel) is an error that names
+/// the process, as the change asked for would otherwise race it.
+fn after_pending(
+    session: &Session,
+    service: ServiceStack,
+    id: &str,
+    action: &str,
+    follow: &mut Follow<'_>,
+) -> Result<ServiceStack, PlatformError> {
+    let pending = session.client.get_process(id)?;
+    let (done, ending) = follow_process(session.client.as_ref(), pending, follow)?;
+    if ending != Ending::Finished {
+        let message = format!(
+            "The subdomain {action} this server sent for '{}' (process {id}) is still {}",
+            service.name, done.status
+        );
+        let suggestion = format!(
+            "Follow it with zerops_process (processId {id}, action status), then call zerops_subdomain again."
+        );
+        return Err(
+            PlatformError::new(ErrorCode::InvalidUsage, message).with_suggestion(suggestion)
+        );
+    }
+    session.client.get_service(&service.id)
+}
+
 /// Enables (`true`) or disables the subdomain of `hostname`.
 pub fn set(
     session: &Session,
@@ -135,9 +162,13 @@ pub fn set(
         return Ok(result);
     }
     let opposite = if enable { "disable" } else { "enable" };
-    if service.subdomain_access == enable
-        && sent_pending(session, &service.id, opposite, false).is_none()
-    {
+    // The opposite change this server sent comes first: the flag (and the platform's own
+    // "already" refusal) would judge this one by a state about to change.
+    let service = match sent_pending(session, &service.id, opposite, false) {
+        Some(id) => after_pending(session, service, &id, opposite, follow)?,
+        None => service,
+    };
+    if service.subdomain_access == enable {
         result["status"] = json!(if enable {
             "already_enabled"
         } else {
