@@ -723,6 +723,19 @@ fn a_failure_half_way_names_the_variables_already_changed() {
         text.contains("already changed before this failure: FIRST, SECOND"),
         "{text}"
     );
+    // The same as data: what changed, with the processes applying it, and what did not.
+    assert_eq!(err["changed"], json!(["FIRST", "SECOND"]), "{err}");
+    assert_eq!(err["notChanged"], json!(["NODE_ENV"]), "{err}");
+    let processes = err["processes"].as_array().unwrap();
+    assert_eq!(processes.len(), 2, "{err}");
+    assert!(
+        processes.iter().all(|p| p["processId"].is_string()),
+        "{err}"
+    );
+    assert!(
+        err["suggestion"].as_str().unwrap().contains("notChanged"),
+        "{err}"
+    );
     let vars = service_env(&sim, API_ID);
     assert!(
         has(&vars, "SECOND", "2") && has(&vars, "NODE_ENV", "production"),

@@ -81,41 +81,56 @@ fn too_many(count: usize) -> PlatformError {
 
 /// Stops a multi-variable change between two API calls once the request was cancelled.
 /// The client will not read the answer, so what was already changed goes to the log.
-fn stop_if_cancelled(
-    follow: &Follow<'_>,
-    done: &[String],
-    total: usize,
-) -> Result<(), PlatformError> {
+fn stop_if_cancelled(follow: &Follow<'_>, progress: &Progress<'_>) -> Result<(), PlatformError> {
     if !follow.cancel.is_cancelled() {
         return Ok(());
     }
     crate::warn!(
         "env",
-        "cancelled after {} of {total} variables: {}",
-        done.len(),
-        if done.is_empty() {
-            "(none)".to_owned()
-        } else {
-            done.join(", ")
-        }
+        "cancelled after {} of {} variables",
+        progress.done.len(),
+        progress.done.len() + progress.rest.len()
     );
     Err(partly_done(
         PlatformError::new(ErrorCode::InvalidUsage, "The change was cancelled")
             .with_suggestion("Call zerops_env get to see what changed."),
-        done,
+        progress,
     ))
 }
 
-/// Adds to a failure which variables had already changed, since a multi-variable change
-/// is one call per variable and cannot be undone half-way.
-fn partly_done(mut err: PlatformError, done: &[String]) -> PlatformError {
-    if !done.is_empty() {
-        err.message = format!(
-            "{} (already changed before this failure: {})",
-            err.message,
-            done.join(", ")
-        );
+/// How far a multi-variable change got: one call per variable, so it cannot be undone
+/// half-way. `rest` starts with the variable being changed.
+struct Progress<'a> {
+    done: &'a [String],
+    rest: &'a [String],
+    processes: &'a [Process],
+}
+
+/// Adds to a failure what had already changed (with its processes, which still apply the
+/// change) and what was not sent, so the agent can restart for the first and retry the rest.
+fn partly_done(mut err: PlatformError, progress: &Progress<'_>) -> PlatformError {
+    if progress.done.is_empty() {
+        return err;
     }
+    err.message = format!(
+        "{} (already changed before this failure: {})",
+        err.message,
+        progress.done.join(", ")
+    );
+    err.suggestion = format!(
+        "{} `changed` lists what is already stored (`processes` apply it; a restart makes a running app read it); `notChanged` was not changed.",
+        err.suggestion
+    );
+    let processes = progress
+        .processes
+        .iter()
+        .map(super::helpers::process_json)
+        .collect();
+    let mut details = serde_json::Map::new();
+    details.insert("changed".into(), json!(progress.done));
+    details.insert("notChanged".into(), json!(progress.rest));
+    details.insert("processes".into(), Value::Array(processes));
+    err.details = Some(details);
     err
 }
 
@@ -368,10 +383,18 @@ pub fn set(
     let mut replaced = Vec::new();
     let mut stored_sensitive = Vec::new();
     let mut processes: Vec<Process> = Vec::new();
-    for (key, value) in &assignments {
+    let keys: Vec<String> = assignments.iter().map(|(k, _)| k.clone()).collect();
+    for (i, (key, value)) in assignments.iter().enumerate() {
         let existing = current.iter().find(|v| &v.key == key);
         let done: Vec<String> = replaced.iter().chain(&added).cloned().collect();
-        stop_if_cancelled(follow, &done, assignments.len())?;
+        stop_if_cancelled(
+            follow,
+            &Progress {
+                done: &done,
+                rest: &keys[i..],
+                processes: &processes,
+            },
+        )?;
         // A replaced variable keeps its `sensitive` flag unless told otherwise (the API
         // turns a value plain when an update leaves the flag out).
         let sensitive = sensitive.unwrap_or_else(|| match existing {
@@ -394,7 +417,14 @@ pub fn set(
                 upsert_project_var(session, existing, key, value, sensitive, &mut processes)
             }
         };
-        step.map_err(|err| partly_done(err, &done))?;
+        step.map_err(|err| {
+            let progress = Progress {
+                done: &done,
+                rest: &keys[i..],
+                processes: &processes,
+            };
+            partly_done(err, &progress)
+        })?;
         if existing.is_some() {
             replaced.push(key.clone());
         } else {
@@ -552,12 +582,18 @@ pub fn delete(
     }
     let mut processes = Vec::new();
     for (i, var) in targets.iter().enumerate() {
-        stop_if_cancelled(follow, &keys[..i], keys.len())?;
+        let progress = Progress {
+            done: &keys[..i],
+            rest: &keys[i..],
+            processes: &processes,
+        };
+        stop_if_cancelled(follow, &progress)?;
         let deleted = match scope {
             EnvScope::Service(_) => session.client.delete_user_data(&var.id),
             EnvScope::Project => session.client.delete_project_env(&var.id),
         };
-        processes.push(deleted.map_err(|err| partly_done(err, &keys[..i]))?);
+        let deleted = deleted.map_err(|err| partly_done(err, &progress))?;
+        processes.push(deleted);
     }
     finish(
         session,

@@ -240,6 +240,9 @@ pub struct PlatformError {
     pub retry_after_secs: Option<u64>,
     /// Why a process failed (its `publicMeta.failReason`).
     pub fail_reason: Option<String>,
+    /// What the failed operation had done before it stopped, as members of the error's
+    /// JSON (a half-applied change lists what changed and what was not sent).
+    pub details: Option<serde_json::Map<String, Value>>,
 }
 
 impl PlatformError {
@@ -254,6 +257,7 @@ impl PlatformError {
             http_status: None,
             retry_after_secs: None,
             fail_reason: None,
+            details: None,
         }
     }
 

@@ -40,8 +40,11 @@ impl Services {
 
 impl From<PlatformError> for ToolError {
     fn from(err: PlatformError) -> ToolError {
-        ToolError::new(err.code.as_str(), err.message, err.suggestion)
-            .with("apiCode", err.api_code.map_or(Value::Null, Value::String))
+        let mut out = ToolError::new(err.code.as_str(), err.message, err.suggestion);
+        for (key, value) in err.details.into_iter().flatten() {
+            out = out.with(&key, value);
+        }
+        out.with("apiCode", err.api_code.map_or(Value::Null, Value::String))
             .with("apiMeta", err.api_meta.unwrap_or(Value::Null))
             .with(
                 "httpStatus",
