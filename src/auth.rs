@@ -646,7 +646,7 @@ mod tests {
     }
 
     fn cli_data(token: &str, scope: Option<&str>) -> String {
-        serde_json::json!({"Token": token, "RegionData": {"name": "prg1", "isDefault": true, "address": "api.example.test", "guiAddress": null}, "ScopeProjectId": scope, "ProjectVpnKeyRegistry": null}).to_string()
+        crate::json!({"Token": token, "RegionData": {"name": "prg1", "isDefault": true, "address": "api.example.test", "guiAddress": null}, "ScopeProjectId": scope, "ProjectVpnKeyRegistry": null}).to_string()
     }
 
     #[test]

@@ -32,6 +32,7 @@ macro_rules! json_text {
 pub mod auth;
 pub mod cancel;
 pub mod json_string;
+pub mod json_value;
 pub mod knowledge;
 pub mod log;
 pub mod mcp;

@@ -182,7 +182,7 @@ fn huge_and_odd_queries_are_answered() {
 fn response_serialises_in_camel_case_with_empty_lists() {
     let store = small();
     let empty = serde_json::to_value(store.search("qqqq", 5)).unwrap();
-    assert_eq!(empty["results"], serde_json::json!([]));
+    assert_eq!(empty["results"], crate::json!([]));
     assert!(empty.get("topResult").is_none() && empty.get("expandedQuery").is_none());
     let full = serde_json::to_value(store.search("redis", 5)).unwrap();
     assert_eq!(full["query"], "redis");

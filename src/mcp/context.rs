@@ -6,7 +6,9 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use serde_json::{Map, Value, json};
+use crate::json;
+
+use serde_json::{Map, Value};
 
 use crate::cancel::CancelToken;
 

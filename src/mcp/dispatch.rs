@@ -4,7 +4,9 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use serde_json::{Value, json};
+use crate::json;
+
+use serde_json::Value;
 
 use super::context::Threshold;
 use super::era::{self, EnvelopeInfo, Era, LegacyVersion};

@@ -6,7 +6,9 @@
 //! is chosen per request, never locked for the process: a Python client may probe with
 //! `server/discover` and then fall back to `initialize` on the same pipe.
 
-use serde_json::{Map, Value, json};
+use crate::json;
+
+use serde_json::{Map, Value};
 
 use super::jsonrpc::{ErrorReply, RequestId, code};
 use super::logging::LogLevel;

@@ -94,7 +94,7 @@ impl Inflight {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn register_cancel_and_remove() {

@@ -192,7 +192,7 @@ impl ErrorReply {
     /// Serialises the reply as one line (without the trailing newline).
     pub fn to_line(&self) -> Vec<u8> {
         let id = self.id.as_ref().map_or("null", RequestId::as_json);
-        let mut error = serde_json::json!({ "code": self.code, "message": self.message });
+        let mut error = crate::json!({ "code": self.code, "message": self.message });
         if let Some(data) = &self.data {
             error["data"] = data.clone();
         }
@@ -687,7 +687,7 @@ mod tests {
     #[test]
     fn error_lines_are_compact_json() {
         let reply = ErrorReply::new(None, code::PARSE_ERROR, "bad \"x\"\n")
-            .with_data(serde_json::json!({"k": 1}));
+            .with_data(crate::json!({"k": 1}));
         let line = String::from_utf8(reply.to_line()).unwrap();
         assert!(!line.contains('\n'));
         let value: Value = serde_json::from_str(&line).unwrap();

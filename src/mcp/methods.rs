@@ -1,7 +1,9 @@
 //! The MCP methods themselves: handshake, discovery, tools and resources, each shaped for
 //! the era of the request.
 
-use serde_json::{Map, Value, json};
+use crate::json;
+
+use serde_json::{Map, Value};
 
 use super::context::{LogSink, Progress, ToolContext};
 use super::dispatch::{Call, stamp_modern};

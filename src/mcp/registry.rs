@@ -4,7 +4,9 @@
 
 use std::sync::Arc;
 
-use serde_json::{Map, Value, json};
+use crate::json;
+
+use serde_json::{Map, Value};
 
 use super::context::ToolContext;
 

@@ -385,7 +385,7 @@ fn check_length(schema: &Value, len: usize, path: &str, problems: &mut Problems)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     fn schema() -> Value {
         json!({

@@ -5,7 +5,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use crate::json;
+
+use serde_json::Value;
 
 use super::logging::LogLevel;
 use super::registry::{

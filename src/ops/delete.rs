@@ -3,7 +3,9 @@
 //! so the agent is not sent to ask the user to approve deleting a service that is not
 //! there. Knows nothing of MCP.
 
-use serde_json::{Value, json};
+use crate::json;
+
+use serde_json::Value;
 
 use crate::auth::Session;
 use crate::platform::{ErrorCode, PlatformError};

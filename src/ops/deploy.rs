@@ -11,7 +11,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use crate::json;
+
+use serde_json::Value;
 
 use crate::auth::Session;
 use crate::platform::{AppVersionEvent, ErrorCode, LogFetchParams, PlatformError, ServiceStack};

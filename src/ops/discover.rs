@@ -2,7 +2,9 @@
 //! version, status, mode, ports, subdomain state and URL, scaling, and (on request) env
 //! variables. Knows nothing of MCP.
 
-use serde_json::{Map, Value, json};
+use crate::json;
+
+use serde_json::{Map, Value};
 
 use crate::auth::Session;
 use crate::platform::{Autoscaling, EnvVar, PlatformError, ServiceStack};

@@ -8,7 +8,9 @@
 //! key is refused). Input is checked completely before anything changes. Knows nothing of
 //! MCP.
 
-use serde_json::{Value, json};
+use crate::json;
+
+use serde_json::Value;
 
 use crate::auth::Session;
 use crate::platform::{EnvVar, ErrorCode, PlatformError, Process, ServiceStack};

@@ -7,7 +7,9 @@
 use std::collections::HashMap;
 use std::time::SystemTime;
 
-use serde_json::{Value, json};
+use crate::json;
+
+use serde_json::Value;
 
 use crate::auth::Session;
 use crate::platform::{AppVersionEvent, PlatformError, ProcessEvent};

@@ -4,7 +4,9 @@
 
 use std::time::{Duration, SystemTime};
 
-use serde_json::{Map, Value, json};
+use crate::json;
+
+use serde_json::{Map, Value};
 
 use crate::auth::Session;
 use crate::platform::{AppVersionEvent, ErrorCode, PlatformError, Process, ServiceStack};

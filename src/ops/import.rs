@@ -8,7 +8,9 @@
 use std::path::Path;
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use crate::json;
+
+use serde_json::Value;
 
 use crate::auth::Session;
 use crate::platform::{ErrorCode, PlatformError, Process, ServiceStack};

@@ -5,7 +5,9 @@
 
 use std::time::SystemTime;
 
-use serde_json::{Value, json};
+use crate::json;
+
+use serde_json::Value;
 
 use crate::auth::Session;
 use crate::platform::{ErrorCode, LogFetchParams, PlatformError, ServiceStack};

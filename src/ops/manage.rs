@@ -7,7 +7,9 @@
 //! sends a container count as CPU cores: there is no API field for the initial container
 //! count, so `startContainers` is reported as unsupported. Knows nothing of MCP.
 
-use serde_json::{Value, json};
+use crate::json;
+
+use serde_json::Value;
 
 use crate::auth::Session;
 use crate::platform::{

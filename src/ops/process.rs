@@ -1,7 +1,9 @@
 //! `zerops_process`: status of a process, or cancelling one that is still running.
 //! Knows nothing of MCP.
 
-use serde_json::{Value, json};
+use crate::json;
+
+use serde_json::Value;
 
 use crate::auth::Session;
 use crate::platform::{ErrorCode, PlatformError, Process};

@@ -9,7 +9,9 @@
 
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use crate::json;
+
+use serde_json::Value;
 
 use crate::auth::Session;
 use crate::cancel::CancelToken;

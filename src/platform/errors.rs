@@ -499,7 +499,7 @@ fn classify_status(status: u16, api_code: Option<&str>, subject: Subject) -> Err
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     fn status(status: u16, api_code: Option<&str>) -> Failure {
         Failure::Status {

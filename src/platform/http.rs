@@ -11,8 +11,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use crate::json;
 use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::client::Client;
 use super::errors::{ErrorCode, Failure, PlatformError, Subject, map_failure};
@@ -304,11 +305,10 @@ impl ZeropsClient {
     fn project_filters(&self, project_id: &str) -> Result<Value, PlatformError> {
         let client_id = self.client_id()?;
         let mut filters =
-            vec![serde_json::json!({"name": "clientId", "operator": "eq", "value": client_id})];
+            vec![crate::json!({"name": "clientId", "operator": "eq", "value": client_id})];
         if !self.project_filter_refused.load(Ordering::Acquire) {
-            filters.push(
-                serde_json::json!({"name": "projectId", "operator": "eq", "value": project_id}),
-            );
+            filters
+                .push(crate::json!({"name": "projectId", "operator": "eq", "value": project_id}));
         }
         Ok(Value::Array(filters))
     }

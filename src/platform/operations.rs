@@ -1,7 +1,9 @@
 //! The 24 operations of [`Client`] on top of [`ZeropsClient`]'s transport: which method
 //! and path each uses, what body it sends, and how the answer becomes a domain type.
 
-use serde_json::{Value, json};
+use crate::json;
+
+use serde_json::Value;
 
 use super::client::Client;
 use super::errors::{ErrorCode, PlatformError, Subject};

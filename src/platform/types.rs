@@ -592,7 +592,7 @@ impl HasProjectId for AppVersionEvent {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json;
 
     #[test]
     fn whole_cpu_cores_are_sent_as_integers() {

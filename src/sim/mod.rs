@@ -165,7 +165,7 @@ fn respond(request: &Request, state: &Mutex<State>, writer: &mut TcpStream, clos
     } else {
         let response = Response::json(
             404,
-            &serde_json::json!({"error": {"code": "notFound", "message": "no such path", "meta": null}}),
+            &crate::json!({"error": {"code": "notFound", "message": "no such path", "meta": null}}),
         );
         return http::write_response(writer, &response, close).is_ok();
     };
@@ -195,7 +195,7 @@ fn respond(request: &Request, state: &Mutex<State>, writer: &mut TcpStream, clos
         Some(Fault::RateLimited { retry_after_secs }) => {
             let mut response = Response::json(
                 429,
-                &serde_json::json!({"error": {"code": "tooManyRequests", "message": "Too many requests.", "meta": null}}),
+                &crate::json!({"error": {"code": "tooManyRequests", "message": "Too many requests.", "meta": null}}),
             );
             response
                 .headers

@@ -4,7 +4,8 @@
 
 use std::time::{Duration, Instant, SystemTime};
 
-use serde_json::{Value, json};
+use crate::json;
+use serde_json::Value;
 
 use crate::time::{format_rfc3339, parse_rfc3339};
 

@@ -4,7 +4,9 @@
 
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use crate::json;
+
+use serde_json::Value;
 
 use crate::auth::{Authenticator, Session};
 use crate::mcp::{LogLevel, ToolContext, ToolOutput};

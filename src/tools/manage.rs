@@ -2,7 +2,9 @@
 
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use crate::json;
+
+use serde_json::Value;
 
 use crate::mcp::Tool;
 use crate::ops::manage::{Lifecycle, SCALING_ARGUMENTS, ScaleRequest, lifecycle, scale};

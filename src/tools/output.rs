@@ -2,8 +2,9 @@
 //! structured content, errors are JSON `{code, error, suggestion}` with `isError`, and no
 //! result grows past about 80 KB of text (hosts reject or silently cut bigger ones).
 
+use crate::json;
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::mcp::ToolOutput;
 

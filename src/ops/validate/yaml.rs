@@ -812,7 +812,7 @@ mod tests {
         let doc = parse("a: 1\nb: 1.5\nc: true\nd: ~\ne: '7'\nf: [x, {g: h}]").unwrap();
         assert_eq!(
             doc.to_json().unwrap(),
-            serde_json::json!({"a": 1, "b": 1.5, "c": true, "d": null, "e": "7", "f": ["x", {"g": "h"}]})
+            crate::json!({"a": 1, "b": 1.5, "c": true, "d": null, "e": "7", "f": ["x", {"g": "h"}]})
         );
         let err = parse("a: 1\nb:\n  c: 1\n  c: 2\n")
             .unwrap()

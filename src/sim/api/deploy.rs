@@ -3,7 +3,9 @@
 
 use std::time::Instant;
 
-use serde_json::{Value, json};
+use crate::json;
+
+use serde_json::Value;
 
 use super::{Outcome, State, TokenScope, error, forbidden, now_text, ok};
 use crate::ops::validate::merged_run_value;

@@ -73,7 +73,7 @@ fn sensitive_flag(body: &Value) -> Result<bool, Response> {
                 400,
                 "invalidUserInput",
                 "Invalid user input.",
-                serde_json::json!([{"parameter": "sensitive", "message": "field is required"}]),
+                crate::json!([{"parameter": "sensitive", "message": "field is required"}]),
             )
         })
 }

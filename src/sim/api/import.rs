@@ -3,7 +3,9 @@
 
 use std::time::Instant;
 
-use serde_json::{Value, json};
+use crate::json;
+
+use serde_json::Value;
 
 use super::{Outcome, State, TokenScope, error, now_text, ok};
 use crate::sim::catalog::{self, Category};
@@ -83,7 +85,7 @@ impl State {
                         400,
                         "projectImportInvalidParameter",
                         "Invalid parameter provided.",
-                        json!([{"code": "projectImportInvalidParameter", "error": "Invalid parameter provided.", "metadata": {format!("{host}.mode"): ["mode not supported"]}}]),
+                        json!([{"code": "projectImportInvalidParameter", "error": "Invalid parameter provided.", "metadata": {(format!("{host}.mode")): ["mode not supported"]}}]),
                     ));
                 }
                 (_, Some(m), _) if m != "HA" && m != "NON_HA" => {
@@ -91,7 +93,7 @@ impl State {
                         400,
                         "projectImportInvalidParameter",
                         "Invalid parameter provided.",
-                        json!([{"code": "projectImportInvalidParameter", "error": "Invalid parameter provided.", "metadata": {format!("{host}.mode"): [format!("Allowed values: [HA, NON_HA], {m} given.")]}}]),
+                        json!([{"code": "projectImportInvalidParameter", "error": "Invalid parameter provided.", "metadata": {(format!("{host}.mode")): [format!("Allowed values: [HA, NON_HA], {m} given.")]}}]),
                     ));
                 }
                 (Category::Managed | Category::SharedStorage, None, None) => {

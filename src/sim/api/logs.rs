@@ -2,7 +2,9 @@
 
 use std::time::{Duration, SystemTime};
 
-use serde_json::{Value, json};
+use crate::json;
+
+use serde_json::Value;
 
 use super::{Outcome, State, TokenScope, error, ok};
 use crate::sim::http::{Request, Response};

@@ -9,7 +9,9 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant, SystemTime};
 
-use serde_json::{Value, json};
+use crate::json;
+
+use serde_json::Value;
 
 use super::faults::Rule;
 use super::http::{Request, Response};

@@ -3,7 +3,9 @@
 
 use std::time::Instant;
 
-use serde_json::{Value, json};
+use crate::json;
+
+use serde_json::Value;
 
 use super::{Outcome, State, TokenScope, error, ok};
 use crate::sim::http::{Request, Response};

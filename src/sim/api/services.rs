@@ -2,7 +2,9 @@
 
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+use crate::json;
+
+use serde_json::Value;
 
 use super::{Outcome, State, TokenScope, error, forbidden, ok};
 use crate::sim::catalog::Category;
