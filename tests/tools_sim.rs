@@ -2250,6 +2250,21 @@ fn an_empty_log_hint_offers_only_what_would_change_the_result() {
     let storage = hint(json!({"serviceHostname": "storage"}));
     assert!(storage.contains("object storage"), "{storage}");
     assert!(!storage.contains("since"), "{storage}");
+    // Logs that cannot exist are not sent after with a wider since: Nginx lines of a
+    // Node.js service, or the runtime log of a service never deployed.
+    let no_nginx = hint(json!({"serviceHostname": "api", "webServer": true}));
+    assert!(no_nginx.contains("runs no web server"), "{no_nginx}");
+    assert!(!no_nginx.contains("since"), "{no_nginx}");
+    drop(hint);
+    let imported = expect_ok(&s.call(
+        "zerops_import",
+        json!({"content": "services:\n  - hostname: fresh\n    type: nodejs@22\n"}),
+    ));
+    assert_eq!(imported["services"][0]["status"], "created", "{imported}");
+    let result = expect_ok(&s.call("zerops_logs", json!({"serviceHostname": "fresh"})));
+    let fresh = result["hint"].as_str().unwrap();
+    assert!(fresh.contains("no code deployed yet"), "{fresh}");
+    assert!(!fresh.contains("since"), "{fresh}");
 }
 
 /// An empty build log's hint fits the build's status: one not started yet has no log yet;

@@ -786,7 +786,7 @@ pub fn deploy(
         });
         result["stillRunning"] = json!(true);
         result["hint"] = json!(format!(
-            "{}The build continues: follow it with zerops_events (serviceHostname {}) and read its log with zerops_logs buildId {}.",
+            "{}The build continues: follow it with zerops_events (serviceHostname {}), read its log with zerops_logs buildId {}, or stop it by canceling its build process (zerops_events names it) with zerops_process.",
             if stopped {
                 "Without a progress token zcli was stopped once the build had started, to answer in time. "
             } else {

@@ -218,7 +218,16 @@ pub fn logs(
     if let Some(since) = since {
         result["since"] = json!(crate::time::format_rfc3339(since));
     }
-    let mut hint = if entries.is_empty() {
+    // Only a service with a web server has its lines.
+    let nginx = ["static", "php"]
+        .iter()
+        .any(|t| service.type_info.version_name.starts_with(t));
+    let impossible = (build_status.is_none() && backend_empty)
+        .then(|| no_such_log(&service, request.web_server, nginx))
+        .flatten();
+    let mut hint = if let Some(why) = impossible {
+        why
+    } else if entries.is_empty() {
         empty_hint(
             &service,
             build_status.as_deref(),
@@ -234,10 +243,7 @@ pub fn logs(
     } else {
         String::new()
     };
-    // Only a service with a web server has its lines, and only when they were not read.
-    let nginx = ["static", "php"]
-        .iter()
-        .any(|t| service.type_info.version_name.starts_with(t));
+    // A pointer to the web server's lines, when they were not the ones read.
     if entries.is_empty() && build_status.is_none() && !request.web_server && nginx {
         hint += " Its web server's lines (Nginx) come with webServer true.";
     }
@@ -249,6 +255,23 @@ severity reaches further back).";
         result["hint"] = json!(hint.trim_start());
     }
     Ok(result)
+}
+
+/// Why a log cannot exist whatever the filters, said at once rather than "widen since":
+/// web server lines of a service that runs no Nginx, or a runtime log before any deploy.
+fn no_such_log(service: &ServiceStack, web_server: bool, nginx: bool) -> Option<String> {
+    if web_server && !nginx {
+        return Some(format!(
+            "'{}' ({}) runs no web server of its own: webServer reads the Nginx of static and PHP services; leave it out for the app's own output.",
+            service.name, service.type_info.version_name
+        ));
+    }
+    (!web_server && service.status == "READY_TO_DEPLOY").then(|| {
+        format!(
+            "'{}' has no code deployed yet, so it has no runtime log: deploy it with zerops_deploy.",
+            service.name
+        )
+    })
 }
 
 /// Why nothing was found, offering only what would change the answer: an agent retries
