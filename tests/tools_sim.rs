@@ -2255,7 +2255,6 @@ fn an_empty_log_hint_offers_only_what_would_change_the_result() {
     let no_nginx = hint(json!({"serviceHostname": "api", "webServer": true}));
     assert!(no_nginx.contains("runs no web server"), "{no_nginx}");
     assert!(!no_nginx.contains("since"), "{no_nginx}");
-    drop(hint);
     let imported = expect_ok(&s.call(
         "zerops_import",
         json!({"content": "services:\n  - hostname: fresh\n    type: nodejs@22\n"}),
