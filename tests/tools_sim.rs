@@ -1192,6 +1192,35 @@ fn opposite_subdomain_changes_take_turns() {
     }
 }
 
+/// An import's envSecrets get the reference checks zerops_env makes: a `${host_key}` of a
+/// service neither the project nor the import has, or a key near one that service has, is
+/// warned about (dry run and import alike); a service of the same import counts as known.
+#[test]
+fn import_warns_of_references_that_cannot_resolve() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let yaml = "services:\n  - hostname: w3\n    type: nodejs@22\n    envSecrets:\n      DB: ${db_hostnme}\n      R: ${nosuch_hostname}\n      PEER: ${w4_hostname}\n  - hostname: w4\n    type: nodejs@22\n";
+    for dry_run in [true, false] {
+        let result =
+            expect_ok(&s.call("zerops_import", json!({"content": yaml, "dryRun": dry_run})));
+        let warnings: Vec<&str> = result["referenceWarnings"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{result}"))
+            .iter()
+            .map(|w| w.as_str().unwrap())
+            .collect();
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(
+            warnings[0].starts_with("w3: DB:") && warnings[0].contains("did you mean 'hostname'"),
+            "{warnings:?}"
+        );
+        assert!(
+            warnings[1].starts_with("w3: R:") && warnings[1].contains("no service 'nosuch'"),
+            "{warnings:?}"
+        );
+    }
+}
+
 /// A service whose creation process fails is not reported as created: its line says
 /// failed, with the process's reason, beside the one that was created.
 #[test]

@@ -493,6 +493,10 @@ fn unknown_references(
                 }
                 continue;
             };
+            // A service not created yet (named by the same import) has no variables to read.
+            if service.id.is_empty() {
+                continue;
+            }
             let keys = match their_vars.iter().position(|(id, _)| *id == service.id) {
                 Some(i) => &their_vars[i].1,
                 None => {
@@ -518,6 +522,33 @@ fn unknown_references(
         }
     }
     warnings
+}
+
+/// Reference warnings for the `envSecrets` of an import's services, judged against the
+/// project's services and the import's own (which exist once it runs), each warning led by
+/// its service's hostname.
+pub fn import_reference_warnings(
+    session: &Session,
+    listed: &[ServiceStack],
+    imported: &[crate::ops::validate::ImportService],
+) -> Vec<String> {
+    let mut known = listed.to_vec();
+    for service in imported {
+        if !known.iter().any(|s| s.name == service.hostname) {
+            known.push(ServiceStack {
+                name: service.hostname.clone(),
+                ..ServiceStack::default()
+            });
+        }
+    }
+    imported
+        .iter()
+        .flat_map(|service| {
+            unknown_references(session, &service.env, &[], Some(known.clone()))
+                .into_iter()
+                .map(|warning| format!("{}: {warning}", service.hostname))
+        })
+        .collect()
 }
 
 /// A project variable cannot be updated in place by zcp's calls: delete, then create.

@@ -133,8 +133,10 @@ pub fn dry_run(
         );
         return Ok(result);
     };
+    let listed = project_services(session)?;
+    add_reference_warnings(&mut result, session, &listed, &services);
     // A hostname still being deleted is waited for by the import, so it is not taken.
-    let existing: Vec<String> = project_services(session)?
+    let existing: Vec<String> = listed
         .into_iter()
         .filter(|s| s.status != "DELETING")
         .map(|s| s.name)
@@ -154,6 +156,21 @@ pub fn dry_run(
         ));
     }
     Ok(result)
+}
+
+/// `referenceWarnings`: `${host_key}` values in the services' `envSecrets` that name no
+/// service of the project or the import, or a key near one that service has, as zerops_env
+/// warns of them when it sets a variable (the platform stores them as written).
+fn add_reference_warnings(
+    result: &mut Value,
+    session: &Session,
+    listed: &[ServiceStack],
+    services: &[validate::ImportService],
+) {
+    let warnings = super::env::import_reference_warnings(session, listed, services);
+    if !warnings.is_empty() {
+        result["referenceWarnings"] = json!(warnings);
+    }
 }
 
 /// How long to wait for hostnames that are still being deleted.
@@ -332,7 +349,7 @@ pub fn import(
             services.len()
         )
     };
-    Ok(json!({
+    let mut answer = json!({
         "projectId": result.project_id,
         "projectName": result.project_name,
         "services": services,
@@ -340,7 +357,9 @@ pub fn import(
         "summary": summary,
         "warnings": findings_json(&report.warnings),
         "nextAction": not_made_first(&services, next_action(&wanted_services, &services, &existing)),
-    }))
+    });
+    add_reference_warnings(&mut answer, session, &existing, &wanted_services);
+    Ok(answer)
 }
 
 /// `next`, after naming the services that were not made (refused, or their process

@@ -30,7 +30,8 @@ override: true on a service re-imports an existing hostname (a runtime is redepl
                 "dryRun": {"type": "boolean"}, "valid": {"type": "boolean"},
                 "services": {"type": "array"}, "processes": {"type": "array"},
                 "summary": {"type": "string"}, "warnings": {"type": "array"},
-                "hostnamesTaken": {"type": "array", "items": {"type": "string"}}, "note": {"type": "string"}
+                "hostnamesTaken": {"type": "array", "items": {"type": "string"}}, "note": {"type": "string"},
+                "referenceWarnings": {"type": "array", "items": {"type": "string"}}
             },
             "required": ["services"]
         }),

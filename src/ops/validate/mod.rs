@@ -48,6 +48,9 @@ pub struct ImportService {
     /// `override: true`: an existing service of this hostname is re-imported, not refused.
     #[serde(skip)]
     pub overrides: bool,
+    /// Its `envSecrets`, as written (reference checks need a token, so happen later).
+    #[serde(skip)]
+    pub env: Vec<(String, String)>,
 }
 
 /// G3: which format a text is when the caller does not say. A file name containing
@@ -367,6 +370,13 @@ pub fn import_services(content: &str) -> Result<Vec<ImportService>, Finding> {
                 && item.get("buildFromGit").is_none()
                 && item.value_of("startWithoutCode").and_then(shape::go_bool) != Some(true),
             managed,
+            env: item
+                .value_of("envSecrets")
+                .and_then(Node::as_map)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|e| Some((e.key.clone(), e.value.scalar_text()?.to_owned())))
+                .collect(),
         });
     }
     Ok(out)
