@@ -1527,6 +1527,27 @@ fn an_invalid_import_is_refused_before_the_api() {
 // ---------------------------------------------------------------------------------------
 // zerops_delete
 
+/// Deleting a service that others' variables reference says which (the references only,
+/// not the values around them), since they stay behind and stop resolving.
+#[test]
+fn a_delete_names_the_variables_that_referenced_the_service() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let deleted = expect_ok(&s.call(
+        "zerops_delete",
+        json!({"serviceHostname": "cache", "confirm": true}),
+    ));
+    let warnings = deleted["warnings"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{deleted}"));
+    assert_eq!(warnings.len(), 1, "{deleted}");
+    let warning = warnings[0].as_str().unwrap();
+    assert!(
+        warning.starts_with("api: REDIS_URL reads ${cache_connectionString};"),
+        "{warning}"
+    );
+}
+
 #[test]
 fn delete_needs_confirmation_and_then_removes_the_service() {
     let sim = fast_sim();
@@ -1550,6 +1571,7 @@ fn delete_needs_confirmation_and_then_removes_the_service() {
     ));
     assert_eq!(deleted["serviceId"], WEB_ID);
     assert_eq!(deleted["process"]["status"], "FINISHED", "{deleted}");
+    assert!(deleted.get("warnings").is_none(), "{deleted}");
     // A delete already under way is reported, not started again.
     sim.with_state(|st| {
         for service in st.services.iter_mut().filter(|x| x.id == API_ID) {

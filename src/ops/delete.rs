@@ -8,10 +8,12 @@ use crate::json;
 use serde_json::Value;
 
 use crate::auth::Session;
-use crate::platform::{ErrorCode, PlatformError};
+use crate::platform::{EnvVar, ErrorCode, PlatformError, ServiceStack};
 
 use super::follow::{Follow, follow_process};
-use super::helpers::{check_hostname, fail_if_failed, followed_json, resolve_service};
+use super::helpers::{
+    check_hostname, fail_if_failed, followed_json, project_services, resolve_service,
+};
 
 /// The answer without `confirm: true`: an invalid hostname, or one the project does not
 /// have (looked up when there is a `session`; reads only), is reported as such; a service
@@ -55,9 +57,59 @@ pub fn delete(
     super::helpers::remember(session, &service.id, "delete", &process.id);
     let (done, ending) = follow_process(session.client.as_ref(), process, follow)?;
     fail_if_failed(&done, ending, &format!("Deleting '{}'", service.name))?;
-    Ok(json!({
+    let mut result = json!({
         "serviceHostname": service.name,
         "serviceId": service.id,
         "process": followed_json(&done, ending),
-    }))
+    });
+    let warnings = dangling_references(session, &service);
+    if !warnings.is_empty() {
+        result["warnings"] = json!(warnings);
+    }
+    Ok(result)
+}
+
+/// Variables of the other services and of the project that reference the deleted service
+/// (`${db_connectionString}`): the platform keeps them, and once it is gone the app gets
+/// the text as written. Read after the fact and best effort: a failed read names nothing.
+fn dangling_references(session: &Session, deleted: &ServiceStack) -> Vec<String> {
+    let prefix = format!("${{{}_", deleted.name);
+    let mut warnings = Vec::new();
+    let mut note = |owner: &str, vars: Vec<EnvVar>| {
+        for var in &vars {
+            // The references only, never the rest of the value (it may hold a secret).
+            let names: Vec<String> = var
+                .content
+                .match_indices(&prefix)
+                .filter_map(|(at, _)| {
+                    let end = var.content[at..].find('}')?;
+                    Some(var.content[at..=at + end].to_owned())
+                })
+                .collect();
+            if !names.is_empty() {
+                warnings.push(format!(
+                    "{owner}: {} reads {}; the app gets the text as written once '{}' is gone. Change or delete it with zerops_env.",
+                    var.key,
+                    names.join(", "),
+                    deleted.name
+                ));
+            }
+        }
+    };
+    let others = project_services(session).unwrap_or_default();
+    for other in others
+        .iter()
+        .filter(|s| s.id != deleted.id && s.status != "DELETING")
+    {
+        note(
+            &other.name,
+            session
+                .client
+                .get_service_env(&other.id)
+                .unwrap_or_default(),
+        );
+    }
+    let project = session.client.get_project_env(&session.info.project_id);
+    note("project", project.unwrap_or_default());
+    warnings
 }

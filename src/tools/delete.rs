@@ -26,7 +26,8 @@ pub fn tool(services: Arc<Services>) -> Tool {
         json_text!({
             "type": "object",
             "properties": {"serviceHostname": {"type": "string"}, "serviceId": {"type": "string"}, "process": {"type": "object"},
-                "status": {"type": "string", "description": "already_deleting when a delete was already under way (no new process)"}, "message": {"type": "string"}},
+                "status": {"type": "string", "description": "already_deleting when a delete was already under way (no new process)"}, "message": {"type": "string"},
+                "warnings": {"type": "array", "items": {"type": "string"}}},
             "required": ["serviceHostname"]
         }),
         DESTRUCTIVE,
