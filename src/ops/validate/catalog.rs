@@ -5,7 +5,8 @@
 //!
 //! To update: edit the tables below. In a version list, `""` stands for the name without a
 //! version (`static`, `object-storage`, `shared-storage:single`). A family that is known but
-//! a version that is not is only a warning to the caller (the live list may be newer).
+//! a version that is not is only a warning to the caller (the live list may be newer),
+//! unless the version part is broken (`nodejs@`, `nodejs@@22`): no list can hold that.
 
 /// What a service type is, as far as the rules care.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -399,6 +400,24 @@ pub struct Spelled<'a> {
     pub has_version: bool,
 }
 
+impl Spelled<'_> {
+    /// An `@` with no version after it, or a version part holding a character that no
+    /// version has (a second `@`, a space, `/`, `:`): such a spelling names nothing, now
+    /// or in a newer live list, unlike a well-formed version the snapshot lacks. Listed
+    /// versions use letters, digits, `.` and `+` (`8.5+1.28`); `-` and `_` are let through
+    /// for versions the snapshot may not know yet.
+    pub fn version_is_broken(&self) -> bool {
+        let fits = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '+' | '-' | '_');
+        self.has_version && (self.version.is_empty() || !self.version.chars().all(fits))
+    }
+
+    /// The version is one of `list`. A broken version never is, not even the empty one of
+    /// a family listed without a version (`java@` is not `java`).
+    fn listed_in(&self, list: &[&str]) -> bool {
+        !self.version_is_broken() && list.contains(&self.version)
+    }
+}
+
 /// Splits a type string. Never fails; an empty name is possible.
 pub fn split(text: &str) -> Spelled<'_> {
     let text = text.trim();
@@ -582,6 +601,36 @@ pub fn all_type_spellings() -> Vec<String> {
 
 /// Matches an `import.yml` service type.
 pub fn match_type(text: &str) -> Match {
+    broken_version(text, match_type_parts(text))
+}
+
+/// A version miss whose version part is broken (see [`Spelled::version_is_broken`]) is
+/// a misspelling, not a version the live list may have: it becomes `Malformed`, with the
+/// versions the snapshot knows for that spelling as the fix.
+fn broken_version(text: &str, found: Match) -> Match {
+    let s = split(text);
+    match found {
+        Match::VersionMiss { kind, known } if s.version_is_broken() => {
+            let why = if s.version.is_empty() {
+                "nothing follows the `@`".to_owned()
+            } else {
+                format!("`{}` after the first `@` cannot be a version", s.version)
+            };
+            Match::Malformed {
+                kind,
+                message: format!("`{}` breaks the `name@version` form: {why}", text.trim()),
+                suggestion: format!(
+                    "write one `@` and a version, e.g. {}",
+                    super::suggest::sample(&known)
+                ),
+            }
+        }
+        other => other,
+    }
+}
+
+/// `match_type` before a broken version is told apart from a missing one.
+fn match_type_parts(text: &str) -> Match {
     if BARE_OS_TYPES.contains(&text.trim()) {
         return Match::Known {
             kind: Kind::Os,
@@ -665,7 +714,7 @@ pub fn match_type(text: &str) -> Match {
                 },
             };
         }
-        if list.contains(&s.version) {
+        if s.listed_in(list) {
             return Match::Known {
                 kind: f.kind,
                 ha_suffix: Some(ha),
@@ -696,7 +745,7 @@ pub fn match_type(text: &str) -> Match {
             };
         }
         let list = if os == "alpine" { f.alpine } else { f.ubuntu };
-        if list.contains(&s.version) {
+        if s.listed_in(list) {
             return Match::Known {
                 kind: f.kind,
                 ha_suffix: None,
@@ -711,7 +760,7 @@ pub fn match_type(text: &str) -> Match {
         };
     }
     let lists = [f.legacy, f.plain, f.alpine, f.ubuntu, f.single, f.ha];
-    if lists.iter().any(|l| l.contains(&s.version)) {
+    if lists.iter().any(|l| s.listed_in(l)) {
         return Match::Known {
             kind: f.kind,
             ha_suffix: None,
@@ -735,6 +784,11 @@ fn unknown<'a>(name: &str, names: impl Iterator<Item = &'a str>) -> Match {
 
 /// Matches a `build.base` or `run.base` value against one of the base tables.
 pub fn match_base(text: &str, table: &'static [BaseFamily]) -> Match {
+    broken_version(text, match_base_parts(text, table))
+}
+
+/// `match_base` before a broken version is told apart from a missing one.
+fn match_base_parts(text: &str, table: &'static [BaseFamily]) -> Match {
     let trimmed = text.trim();
     if BARE_OS_BASES.contains(&trimmed) {
         return Match::Known {
@@ -756,7 +810,7 @@ pub fn match_base(text: &str, table: &'static [BaseFamily]) -> Match {
     match s.os {
         Some(os @ ("alpine" | "ubuntu")) => {
             let list = if os == "alpine" { f.alpine } else { f.ubuntu };
-            if list.contains(&s.version) {
+            if s.listed_in(list) {
                 return Match::Known {
                     kind: f.kind,
                     ha_suffix: None,
@@ -782,7 +836,7 @@ pub fn match_base(text: &str, table: &'static [BaseFamily]) -> Match {
         None => {
             if [f.legacy, f.plain, f.alpine, f.ubuntu]
                 .iter()
-                .any(|l| l.contains(&s.version))
+                .any(|l| s.listed_in(l))
             {
                 return Match::Known {
                     kind: f.kind,
@@ -866,6 +920,49 @@ mod tests {
             Match::VersionMiss { known, .. } => assert!(known.contains(&"nodejs@22".to_owned())),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn broken_versions_are_malformed_not_missing() {
+        for t in [
+            "nodejs@",
+            "nodejs@@22",
+            "nodejs@22@1",
+            "alpine/nodejs@",
+            "java@",
+            "postgresql:single@",
+            "nodejs@2 2",
+        ] {
+            match match_type(t) {
+                Match::Malformed {
+                    message,
+                    suggestion,
+                    ..
+                } => {
+                    assert!(message.contains("`name@version`"), "{t}: {message}");
+                    assert!(suggestion.contains("@"), "{t}: {suggestion}");
+                }
+                other => panic!("{t}: {other:?}"),
+            }
+        }
+        match match_type("alpine/nodejs@") {
+            Match::Malformed { suggestion, .. } => {
+                assert!(suggestion.contains("`alpine/nodejs@22`"), "{suggestion}")
+            }
+            other => panic!("{other:?}"),
+        }
+        for t in ["nodejs@", "nodejs@@22", "alpine/nodejs@"] {
+            assert!(
+                matches!(match_base(t, RUN_BASES), Match::Malformed { .. }),
+                "{t}"
+            );
+        }
+        // A well-formed version the snapshot lacks stays a miss (the live list may have it).
+        assert!(matches!(
+            match_type("nodejs@26-rc1"),
+            Match::VersionMiss { .. }
+        ));
+        assert!(known(&match_type("php-nginx@8.5+1.28")));
     }
 
     #[test]

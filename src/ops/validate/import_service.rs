@@ -13,7 +13,6 @@ use super::report::{Pos, Severity, Sink, join};
 use super::shape;
 use super::suggest;
 use super::yaml::Node;
-use super::zerops_build::sample;
 
 const SERVICE_KEYS: &[&str] = &[
     "hostname",
@@ -230,7 +229,7 @@ fn check_type(sink: &mut Sink, item: &Node, path: &str) -> TypeInfo {
                 &p,
                 Pos::from(&e.value),
                 format!("`{text}` is not in the offline type list (the live list may be newer)"),
-                format!("known: {}", sample(&known)),
+                format!("known: {}", suggest::sample(&known)),
             );
         }
         Match::Malformed {

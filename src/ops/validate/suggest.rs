@@ -87,6 +87,16 @@ pub fn quote_list(items: &[&str]) -> String {
         .join(", ")
 }
 
+/// The first few entries of a long list, quoted, with `…` when some are left out.
+pub fn sample(list: &[String]) -> String {
+    let shown: Vec<&str> = list.iter().take(10).map(String::as_str).collect();
+    let mut s = quote_list(&shown);
+    if list.len() > shown.len() {
+        s.push_str(", …");
+    }
+    s
+}
+
 /// `` `a` or `b` `` / `` `a`, `b` or `c` ``.
 pub fn or_list(items: &[&str]) -> String {
     match items {

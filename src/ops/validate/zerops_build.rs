@@ -276,7 +276,7 @@ pub fn check_base(sink: &mut Sink, rule: &'static str, node: &Node, path: &str, 
             format!(
                 "`{text}` is not in the offline list of {here} bases (the live list may be newer)"
             ),
-            format!("known: {}", sample(&known)),
+            format!("known: {}", suggest::sample(&known)),
         ),
         Match::Malformed {
             message,
@@ -407,16 +407,6 @@ fn respell(s: &catalog::Spelled, family: &str, table: &'static [catalog::BaseFam
         .find(|c| matches!(catalog::match_base(c, table), Match::Known { .. }))
         .unwrap_or(&candidates[3])
         .clone()
-}
-
-/// The first few entries of a long list.
-pub fn sample(list: &[String]) -> String {
-    let shown: Vec<&str> = list.iter().take(10).map(String::as_str).collect();
-    let mut s = suggest::quote_list(&shown);
-    if list.len() > shown.len() {
-        s.push_str(", …");
-    }
-    s
 }
 
 /// Merged-view checks of the build phase: Z12 (deployFiles present), Z13 (no base = info),
