@@ -200,7 +200,10 @@ fn check_type(sink: &mut Sink, item: &Node, path: &str) -> TypeInfo {
             }
             t
         }
-        Some((t, false)) if !t.trim().is_empty() => t,
+        Some((t, false)) if !t.trim().is_empty() => {
+            shape::padded_name(sink, "I9", &e.value, &p, "type");
+            t.trim()
+        }
         _ => {
             sink.error(
                 "I9",

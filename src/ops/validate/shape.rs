@@ -223,6 +223,31 @@ pub fn go_string(node: &Node) -> Option<(&str, bool)> {
     }
 }
 
+/// A type or base with whitespace around it (`" nodejs@22"`, a block scalar's line
+/// break): the platform receives the text as written and finds no such name, although
+/// the trimmed text may be one. Reported as an error of `rule`; returns whether it was.
+pub fn padded_name(
+    sink: &mut Sink,
+    rule: &'static str,
+    node: &Node,
+    path: &str,
+    what: &str,
+) -> bool {
+    let text = node.raw();
+    let trimmed = text.trim();
+    if trimmed == text || trimmed.is_empty() {
+        return false;
+    }
+    sink.error(
+        rule,
+        path,
+        Pos::from(node),
+        format!("the {what} {text:?} has whitespace around it; it is sent as written and names no {what}"),
+        format!("write `{trimmed}` without the surrounding whitespace"),
+    );
+    true
+}
+
 /// A base or type written as a plain number (`base: 3.20`, `type: 22`). Go reads it as
 /// written; when that text is a `known` name it works, with a warning because other YAML
 /// tools read a number (3.20 becomes 3.2). Otherwise it names nothing, and the fix shows a

@@ -267,6 +267,8 @@ pub fn check_base(sink: &mut Sink, rule: &'static str, node: &Node, path: &str, 
         shape::unquoted_number(sink, rule, node, path, known, "base", "nodejs@22");
         return;
     }
+    shape::padded_name(sink, rule, node, path, "base");
+    let text = text.trim();
     match catalog::match_base(text, table) {
         Match::Known { .. } => {}
         Match::VersionMiss { known, .. } => sink.warn(
