@@ -8,6 +8,11 @@ use super::suggest;
 use super::yaml::{Entry, Node};
 use super::{commands, shape};
 
+/// Keys of a `startCommands` item. `user` (the system user the command and its
+/// initCommands run as, default `zerops`) came with the docs of 2026-09 (zeropsio/docs#373).
+const START_COMMAND_KEYS: &[&str] = &["command", "name", "workingDir", "user", "initCommands"];
+
+/// Z27: each item has a `command`; its other keys are known and of the right type.
 pub fn check_start_commands(sink: &mut Sink, node: &Node, path: &str) {
     let Some(items) = node.as_seq() else {
         sink.error(
@@ -18,7 +23,7 @@ pub fn check_start_commands(sink: &mut Sink, node: &Node, path: &str) {
                 "`startCommands` must be a list, found {}",
                 shape::describe(node)
             ),
-            "write items `- command: <command>` (with optional name, workingDir, initCommands)",
+            "write items `- command: <command>` (with optional name, workingDir, user, initCommands)",
         );
         return;
     };
@@ -33,7 +38,7 @@ pub fn check_start_commands(sink: &mut Sink, node: &Node, path: &str) {
             Severity::Error,
             map,
             &p,
-            &["command", "name", "workingDir", "initCommands"],
+            START_COMMAND_KEYS,
             &[(
                 "start",
                 "the key is `command`",
@@ -52,7 +57,7 @@ pub fn check_start_commands(sink: &mut Sink, node: &Node, path: &str) {
                 shape::expect_string(sink, "Z27", &e.value, &join(&p, "command"));
             }
         }
-        for key in ["name", "workingDir"] {
+        for key in ["name", "workingDir", "user"] {
             if let Some(e) = item.get(key) {
                 shape::expect_string(sink, "Z27", &e.value, &join(&p, key));
             }
