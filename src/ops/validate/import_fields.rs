@@ -8,7 +8,7 @@ use super::import_yml::{Peers, valid_hostname};
 use super::report::{Pos, Severity, Sink, index, join};
 use super::shape;
 use super::suggest;
-use super::yaml::{Entry, Node};
+use super::yaml::{Entry, Node, Value};
 use super::zerops_yml;
 
 const POLICIES: &[&str] = &[
@@ -158,11 +158,27 @@ pub fn check_object_storage(sink: &mut Sink, item: &Node, path: &str, kind: Opti
         );
     }
     if let Some(e) = raw {
-        let p = join(path, "objectStorageRawPolicy");
-        match e.value.as_str() {
-            Some(text) if serde_json::from_str::<serde_json::Value>(text).is_ok() => {}
-            _ => sink.warn("I17", &p, Pos::from(&e.value), "objectStorageRawPolicy is not valid JSON", "write the S3 bucket policy as JSON text (use `{{ .BucketName }}` for the bucket name inside strings)"),
-        }
+        check_raw_policy(sink, &e.value, &join(path, "objectStorageRawPolicy"));
+    }
+}
+
+/// I17: the raw policy is a string holding JSON. A YAML mapping or list there is a type
+/// error (the platform decodes the field into a string), not merely text that fails to
+/// parse as JSON.
+fn check_raw_policy(sink: &mut Sink, node: &Node, path: &str) {
+    match &node.value {
+        Value::Str(text) if serde_json::from_str::<serde_json::Value>(text).is_ok() => {}
+        Value::Map(_) | Value::Seq(_) => sink.error(
+            "I17",
+            path,
+            Pos::from(node),
+            format!(
+                "objectStorageRawPolicy must be a string holding the policy JSON, found {}",
+                shape::article(node.type_name())
+            ),
+            "write the policy as JSON text, e.g. a block scalar: `objectStorageRawPolicy: |` with the JSON indented on the lines below",
+        ),
+        _ => sink.warn("I17", path, Pos::from(node), "objectStorageRawPolicy is not valid JSON", "write the S3 bucket policy as JSON text (use `{{ .BucketName }}` for the bucket name inside strings)"),
     }
 }
 
