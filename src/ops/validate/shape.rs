@@ -135,15 +135,59 @@ pub fn expect_string<'a>(
                     last_segment(path),
                     article(node.type_name())
                 ),
-                format!(
-                    "write it as text, e.g. `{}: \"{}\"`",
-                    last_segment(path),
-                    node.raw()
-                ),
+                as_text_fix(node, last_segment(path)),
             );
             None
         }
     }
+}
+
+/// Longest first item shown as an example in `as_text_fix`; a long script is not echoed.
+const EXAMPLE_MAX: usize = 80;
+
+/// How to write a non-string `node` as the string `key` wants. A list of strings is
+/// joined into one (its first item shown); a mapping becomes one text; other scalars are
+/// quoted as written (`name: "5"`).
+fn as_text_fix(node: &Node, key: &str) -> String {
+    match &node.value {
+        Value::Seq(items) => {
+            let first = items
+                .first()
+                .and_then(Node::scalar_text)
+                .filter(|t| !t.is_empty() && t.chars().count() <= EXAMPLE_MAX);
+            match (first, items.len()) {
+                (Some(t), 1) => format!("write the item as the value: `{key}: {}`", quoted(t)),
+                (Some(t), _) => format!(
+                    "join the items into one string (a block scalar `|` keeps one per line), e.g. `{key}: {}` for the first",
+                    quoted(t)
+                ),
+                (None, _) => format!(
+                    "write `{key}` as one string, not a list (a block scalar `|` for several lines)"
+                ),
+            }
+        }
+        Value::Map(_) => format!(
+            "write `{key}` as one string, not as keys (a block scalar `{key}: |` for multi-line text)"
+        ),
+        _ => format!("write it as text, e.g. `{key}: {}`", quoted(node.raw())),
+    }
+}
+
+/// `text` as a YAML double-quoted scalar.
+fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            _ => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// A boolean, else an error finding.

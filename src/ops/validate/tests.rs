@@ -307,6 +307,55 @@ fn a_boolean_written_as_text_gets_the_fix_that_fits_it() {
     }
 }
 
+/// A list or mapping where a string belongs gets a fix built from what was written: the
+/// first item for a list, a block scalar for a mapping; never an empty `""` example.
+#[test]
+fn a_list_or_mapping_for_a_string_gets_a_fix_built_from_it() {
+    let zerops = "zerops:\n  - setup: app\n    build: {base: nodejs@22, deployFiles: ./}\n    deploy:\n      readinessCheck:\n        exec:\n          command:\n            - curl -f localhost:3000\n    run:\n      base: nodejs@22\n      start: npm start\n      ports: [{port: 3000}]\n      crontab:\n        - timing: \"* * * * *\"\n          allContainers: false\n          command: [\"php a.php\", \"php b.php\"]\n";
+    let import = "services:\n  - hostname: app\n    type: nginx@1.22\n    buildFromGit: https://github.com/a/b\n    zeropsSetup: [a, b]\n    nginxConfig: {server: x}\n";
+    let fixes = |text: &str, kind: FileKind| -> Vec<(String, String)> {
+        validate(text, Some(kind), None)
+            .errors
+            .into_iter()
+            .map(|f| (f.path, f.suggestion))
+            .collect()
+    };
+    let found = fixes(zerops, FileKind::ZeropsYml);
+    let want = [
+        (
+            "zerops[0].deploy.readinessCheck.exec.command",
+            "write the item as the value: `command: \"curl -f localhost:3000\"`",
+        ),
+        (
+            "zerops[0].run.crontab[0].command",
+            "join the items into one string (a block scalar `|` keeps one per line), e.g. `command: \"php a.php\"` for the first",
+        ),
+    ];
+    for (path, fix) in want {
+        assert!(
+            found.iter().any(|(p, f)| p == path && f == fix),
+            "{path}: {found:?}"
+        );
+    }
+    let found = fixes(import, FileKind::ImportYml);
+    for (path, fix) in [
+        (
+            "services[0].zeropsSetup",
+            "join the items into one string (a block scalar `|` keeps one per line), e.g. `zeropsSetup: \"a\"` for the first",
+        ),
+        (
+            "services[0].nginxConfig",
+            "write `nginxConfig` as one string, not as keys (a block scalar `nginxConfig: |` for multi-line text)",
+        ),
+    ] {
+        assert!(
+            found.iter().any(|(p, f)| p == path && f == fix),
+            "{path}: {found:?}"
+        );
+    }
+    assert!(found.iter().all(|(_, f)| !f.contains("\"\"")), "{found:?}");
+}
+
 /// Go's yaml.v3, which the platform decodes with, takes the YAML 1.1 words for a bool
 /// field (quoted or not): a warning, since YAML 1.2 tools read them as text.
 #[test]
