@@ -1,7 +1,9 @@
 //! Environment variables in both formats: variable maps (`envVariables`, `envSecrets`),
 //! `${…}` references, `dotEnvSecrets` text and the import preprocessor's `<@…>` syntax.
 
-use super::report::{Pos, Sink, join};
+use std::collections::{HashMap, HashSet};
+
+use super::report::{Finding, Pos, Severity, Sink, join};
 use super::yaml::{Node, Value};
 
 /// Which map is being checked; decides rule ids and how strict scalar types are.
@@ -419,19 +421,28 @@ pub fn preprocessor_on(content: &str) -> bool {
     lower == "#yamlpreprocessor=on" || lower == "#zeropspreprocessor=on"
 }
 
-/// I29: `<@…>` expressions need the preprocessor header and balanced brackets.
+/// I29: `<@…>` expressions need the preprocessor header and balanced brackets. Only
+/// expressions inside scalars count (block scalars included): one in a comment is never
+/// stored, so neither warning applies to it.
 pub fn check_preprocessor(sink: &mut Sink, content: &str) {
     let on = preprocessor_on(content);
+    let in_scalars = super::yaml::scalar_ranges(content);
+    let in_a_scalar = |at: usize| {
+        let after = in_scalars.partition_point(|r| r.start <= at);
+        after > 0 && in_scalars[after - 1].contains(&at)
+    };
     let mut warned_header = false;
-    for (line_index, line) in content.lines().enumerate() {
-        let trimmed = line.trim_start();
-        if trimmed.starts_with('#') {
-            continue;
-        }
+    let mut line_start = 0;
+    for (line_index, raw_line) in content.split_inclusive('\n').enumerate() {
+        let line = raw_line.trim_end_matches(['\n', '\r']);
         let mut search_from = 0;
         while let Some(found) = line[search_from..].find("<@") {
             let start = search_from + found;
             let column = line[..start].chars().count() + 1;
+            search_from = start + 2;
+            if !in_a_scalar(line_start + column - 1) {
+                continue;
+            }
             let at = Pos {
                 line: line_index + 1,
                 column,
@@ -460,7 +471,69 @@ pub fn check_preprocessor(sink: &mut Sink, content: &str) {
                 }
             }
         }
+        line_start += raw_line.chars().count();
     }
+}
+
+/// With the preprocessor on, the platform expands a value holding a `<@…>` expression
+/// before it checks the import, so the offline rules judged text the platform never sees
+/// (`hostname: <@pickRandom(<api>, <web>)>` is no invalid hostname). Their errors and
+/// warnings at such a value are taken back and replaced by one note per value, which
+/// keeps what the rule said as a hint; I29's own findings stay.
+pub fn defer_expanded(sink: &mut Sink, root: &Node) {
+    let expanded = expression_values(root);
+    if expanded.is_empty() {
+        return;
+    }
+    let (deferred, kept): (Vec<Finding>, Vec<Finding>) =
+        std::mem::take(&mut sink.list).into_iter().partition(|f| {
+            f.severity != Severity::Info
+                && f.rule != "I29"
+                && expanded.contains_key(&(f.line, f.column))
+        });
+    sink.list = kept;
+    let mut noted = HashSet::new();
+    for f in deferred {
+        let Some(text) = expanded.get(&(f.line, f.column)) else {
+            continue;
+        };
+        if !noted.insert((f.line, f.column)) {
+            continue;
+        }
+        sink.info(
+            "I29",
+            &f.path,
+            Pos {
+                line: f.line,
+                column: f.column,
+            },
+            format!(
+                "`{}` is expanded by the preprocessor at import, so its value is checked only then",
+                truncate(text, 60)
+            ),
+            format!(
+                "make sure every value it can produce fits here; offline, the text itself got: {}",
+                f.message
+            ),
+        );
+    }
+}
+
+/// Position → text of every string value holding a `<@` expression.
+fn expression_values(root: &Node) -> HashMap<(usize, usize), &str> {
+    let mut out = HashMap::new();
+    let mut pending = vec![root];
+    while let Some(node) = pending.pop() {
+        match &node.value {
+            Value::Str(text) if text.contains("<@") => {
+                out.insert((node.line, node.column), text.as_str());
+            }
+            Value::Seq(items) => pending.extend(items.iter()),
+            Value::Map(entries) => pending.extend(entries.iter().map(|e| &e.value)),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Length up to and including the `>` closing an expression whose `<@` was just consumed.
@@ -511,5 +584,26 @@ mod tests {
         check_preprocessor(&mut sink, "a: x\nb: <@generateRandomString(<32>)\n");
         assert_eq!(sink.list.len(), 2);
         assert_eq!((sink.list[0].line, sink.list[0].column), (2, 4));
+    }
+
+    /// A `<@` after a `#` that starts a comment is not stored, so it gets no warning; a
+    /// `#` inside quotes or a block scalar is text, and the expression after it counts.
+    #[test]
+    fn expressions_in_comments_are_not_checked() {
+        let positions = |text: &str| {
+            let mut sink = Sink::default();
+            check_preprocessor(&mut sink, text);
+            sink.list
+                .iter()
+                .map(|f| (f.line, f.column))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            positions("a: nodejs@22  # later: <@generateRandomString(<8>)\n# <@x\n"),
+            []
+        );
+        assert_eq!(positions("a: \"x # <@f(<1>)\"  # <@g(\n"), [(1, 9), (1, 9)]);
+        assert_eq!(positions("a: |\n  y # <@f(\n"), [(2, 7), (2, 7)]);
+        assert_eq!(positions("\u{feff}a: <@f(\n"), [(1, 5), (1, 5)]);
     }
 }

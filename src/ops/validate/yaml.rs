@@ -8,6 +8,7 @@
 //! YAML 1.2 core schema, which is what the platform's Go decoder sees for untyped values.
 
 use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
 
@@ -507,6 +508,52 @@ fn is_mergeable(node: &Node) -> bool {
     }
 }
 
+/// Where the scalars of the first document (keys and values) lie in `text`, as character
+/// ranges in document order. Text outside them is syntax, indentation or comments; the
+/// preprocessor check uses this to leave `<@` in a comment alone. Text that does not parse
+/// gives the ranges up to the error.
+pub fn scalar_ranges(text: &str) -> Vec<Range<usize>> {
+    let chars: Vec<char> = text.chars().collect();
+    let walk = || {
+        let mut out = Vec::new();
+        let mut parser = Parser::new_from_str(text);
+        while let Some(Ok((event, span))) = parser.next_event() {
+            match event {
+                Event::Scalar(_, style, _, _) => out.push(scalar_range(&chars, style, span)),
+                Event::DocumentEnd | Event::StreamEnd => break,
+                _ => {}
+            }
+        }
+        out
+    };
+    catch_unwind(AssertUnwindSafe(walk)).unwrap_or_default()
+}
+
+/// One scalar's range. The parser ends a quoted scalar's span after the blanks and any
+/// comment that follow it, so its end is found here by the closing quote.
+fn scalar_range(chars: &[char], style: ScalarStyle, span: Span) -> Range<usize> {
+    let start = span.start.index();
+    let quote = match style {
+        ScalarStyle::SingleQuoted => '\'',
+        ScalarStyle::DoubleQuoted => '"',
+        _ => return start..span.end.index(),
+    };
+    if chars.get(start) != Some(&quote) {
+        return start..span.end.index();
+    }
+    let mut i = start + 1;
+    while let Some(&c) = chars.get(i) {
+        match c {
+            // `''` inside single quotes and `\x` inside double quotes do not close.
+            '\'' if quote == '\'' && chars.get(i + 1) == Some(&'\'') => i += 2,
+            '\\' if quote == '"' => i += 2,
+            c if c == quote => return start..i + 1,
+            _ => i += 1,
+        }
+    }
+    start..span.end.index()
+}
+
 /// Types a scalar: quoted and block scalars are strings; plain ones follow the core schema
 /// unless a standard tag says otherwise.
 fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>, span: Span) -> Node {
@@ -618,6 +665,29 @@ mod tests {
         assert_eq!(items[1].as_str(), Some("y"));
         let a = doc.get("a").unwrap();
         assert_eq!((a.value.line, a.value.column), (1, 4));
+    }
+
+    #[test]
+    fn scalar_ranges_end_before_trailing_comments() {
+        let text = "a: \"x # y\"  # c\nb: 'it''s' # c\nc: plain  # c\nd: |\n  one # kept\n# c\n";
+        let chars: Vec<char> = text.chars().collect();
+        let texts: Vec<String> = scalar_ranges(text)
+            .into_iter()
+            .map(|r| chars[r].iter().collect())
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "a",
+                "\"x # y\"",
+                "b",
+                "'it''s'",
+                "c",
+                "plain",
+                "d",
+                "one # kept\n"
+            ]
+        );
     }
 
     #[test]
