@@ -28,10 +28,13 @@ impl EnvMap {
     }
 }
 
-/// I28: `envIsolation` is `service` or `none` (project and service level alike).
-pub fn check_isolation(sink: &mut Sink, node: &Node, path: &str) {
+/// I28: `envIsolation` is `service` or `none`, at project and service level alike. The
+/// caller picks the severity: the `project:` block is advisory in this tool (zerops_import
+/// refuses it anyway), so its findings are warnings like the block's other checks.
+pub fn check_isolation(sink: &mut Sink, severity: Severity, node: &Node, path: &str) {
     if !node.as_str().is_some_and(|s| s == "service" || s == "none") {
-        sink.error(
+        sink.add(
+            severity,
             "I28",
             path,
             Pos::from(node),

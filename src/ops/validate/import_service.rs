@@ -162,7 +162,7 @@ pub fn check(sink: &mut Sink, item: &Node, path: &str, peers: &Peers) {
             "envSecrets" => check_secrets(sink, v, &p, Pos::from(entry), peers),
             "dotEnvSecrets" => env::check_dotenv(sink, &p, v),
             "vault" => env::check_vault(sink, v, &p, "I26", false),
-            "envIsolation" => env::check_isolation(sink, v, &p),
+            "envIsolation" => env::check_isolation(sink, Severity::Error, v, &p),
             "sshIsolation" => env::check_ssh_isolation(sink, v, &p),
             "os" => check_os(sink, v, &p, kind, start_without_code),
             _ => {}

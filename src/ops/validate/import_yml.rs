@@ -292,8 +292,8 @@ fn unique_hostnames(sink: &mut Sink, items: &[Node]) {
     }
 }
 
-/// The `project:` block: valid keys and values for creating a project (warnings under I2,
-/// except envIsolation, I28).
+/// The `project:` block: valid keys and values for creating a project, all warnings
+/// (under I2, and I28 for the isolation keys).
 fn check_project(sink: &mut Sink, node: &Node) {
     let Some(map) = node.as_map() else {
         sink.warn(
@@ -366,7 +366,7 @@ fn check_project(sink: &mut Sink, node: &Node) {
             }
             "corePackage" => enum_check(sink, &["LIGHT", "SERIOUS"]),
             "location" => enum_check(sink, &["eu-central", "us-east-1", "us-west-1"]),
-            "envIsolation" => env::check_isolation(sink, v, &p),
+            "envIsolation" => env::check_isolation(sink, Severity::Warning, v, &p),
             "sshIsolation" => env::check_ssh_isolation(sink, v, &p),
             "vault" => env::check_vault(sink, v, &p, "I2", true),
             "sharedIpv4" => {
