@@ -356,6 +356,57 @@ fn a_list_or_mapping_for_a_string_gets_a_fix_built_from_it() {
     assert!(found.iter().all(|(_, f)| !f.contains("\"\"")), "{found:?}");
 }
 
+/// Z14's fix names a base that exists with the wanted OS, or says there is none: alpine
+/// has no "ubuntu form", but Ubuntu has its own base.
+#[test]
+fn an_os_contradicting_the_base_gets_a_base_that_exists() {
+    let yml = |os: &str, base: &str| {
+        format!(
+            "zerops:\n  - setup: app\n    build:\n      os: {os}\n      base: {base}\n      deployFiles: ./\n    run:\n      os: {os}\n      base: {base}\n      start: x\n      ports: [{{port: 3000}}]\n"
+        )
+    };
+    for (os, base, fix) in [
+        (
+            "ubuntu",
+            "alpine@3.20",
+            "drop `os`, or use the base `ubuntu@24.04`",
+        ),
+        (
+            "alpine",
+            "ubuntu@24.04",
+            "drop `os`, or use the base `alpine@3.23`",
+        ),
+        (
+            "ubuntu",
+            "alpine/nodejs@22",
+            "drop `os`, or use the base `ubuntu/nodejs@22`",
+        ),
+        (
+            "ubuntu",
+            "alpine/elixir@1.16.3",
+            "drop `os`, or use the base `ubuntu/elixir@1.16.2`",
+        ),
+        (
+            "alpine",
+            "ubuntu/deno@2",
+            "drop `os`: `deno` has no alpine form",
+        ),
+    ] {
+        let report = validate(&yml(os, base), Some(FileKind::ZeropsYml), None);
+        let z14: Vec<(&str, &str)> = report
+            .errors
+            .iter()
+            .filter(|f| f.rule == "Z14")
+            .map(|f| (f.path.as_str(), f.suggestion.as_str()))
+            .collect();
+        assert_eq!(
+            z14,
+            [("zerops[0].build.os", fix), ("zerops[0].run.os", fix)],
+            "{os} {base}: {report:?}"
+        );
+    }
+}
+
 /// Go's yaml.v3, which the platform decodes with, takes the YAML 1.1 words for a bool
 /// field (quoted or not): a warning, since YAML 1.2 tools read them as text.
 #[test]

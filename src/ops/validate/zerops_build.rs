@@ -453,7 +453,7 @@ pub fn check_merged(sink: &mut Sink, ctx: &SetupCtx) {
                 &join(&path, "os"),
                 Pos::from(os_node),
                 format!("`os: {os}` contradicts the base `{text}`"),
-                format!("drop `os` or use the {os} form of the base"),
+                os_form_fix(text, os, BUILD_BASES),
             );
         }
     }
@@ -470,4 +470,47 @@ pub fn check_merged(sink: &mut Sink, ctx: &SetupCtx) {
             commands::check_packages(sink, n, &join(&path, key), os);
         }
     }
+}
+
+/// Z14's fix for `os` contradicting the OS a base names: drop `os`, or use a base of the
+/// snapshot that has that OS: the same runtime and version under the other prefix
+/// (`ubuntu/nodejs@22`), that runtime's newest version there, or for a bare OS base the
+/// other OS itself (`ubuntu@24.04`). A runtime without that OS form says so.
+pub fn os_form_fix(base: &str, os: &str, table: &'static [catalog::BaseFamily]) -> String {
+    let s = catalog::split(base);
+    let Some(family) = table.iter().find(|f| f.name == s.name) else {
+        return format!("drop `os`, or use a base built on {os}");
+    };
+    let form = if s.os.is_none() {
+        // `alpine@3.20`: the base is the OS, so the other OS's own base is the form.
+        table
+            .iter()
+            .find(|f| f.name == os)
+            .and_then(|f| newest(f.legacy))
+            .map(|v| format!("{os}@{v}"))
+    } else {
+        let list = if os == "alpine" {
+            family.alpine
+        } else {
+            family.ubuntu
+        };
+        let same = format!("{os}/{}@{}", s.name, s.version);
+        if matches!(catalog::match_base(&same, table), Match::Known { .. }) {
+            Some(same)
+        } else {
+            newest(list).map(|v| format!("{os}/{}@{v}", s.name))
+        }
+    };
+    match form {
+        Some(form) => format!("drop `os`, or use the base `{form}`"),
+        None => format!("drop `os`: `{}` has no {os} form", s.name),
+    }
+}
+
+/// The newest numbered version of a list (the tables list them oldest first).
+fn newest<'a>(list: &[&'a str]) -> Option<&'a str> {
+    list.iter()
+        .rev()
+        .find(|v| v.starts_with(|c: char| c.is_ascii_digit()))
+        .copied()
 }

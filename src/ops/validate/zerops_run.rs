@@ -323,7 +323,7 @@ pub fn check_merged(sink: &mut Sink, ctx: &SetupCtx) {
             &join(&path, "os"),
             Pos::from(os_at),
             format!("`os: {os}` contradicts the base `{b}`"),
-            format!("drop `os` or use the {os} form of the base"),
+            zerops_build::os_form_fix(b, os, RUN_BASES),
         );
     }
     let os = os
