@@ -121,6 +121,15 @@ pub fn check_map<'a>(
     let mut out = Vec::new();
     for entry in entries.iter() {
         let p = join(path, &entry.key);
+        if entry.key == super::shape::MERGE_KEY {
+            let severity = if flavor == EnvMap::Project {
+                Severity::Warning
+            } else {
+                Severity::Error
+            };
+            super::shape::unmerged(sink, rule, severity, entry, &p);
+            continue;
+        }
         if !valid_key(&entry.key) {
             hard(
                 sink,

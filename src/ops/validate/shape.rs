@@ -41,6 +41,10 @@ pub fn unknown_keys_beside(
             continue;
         }
         let p = join(path, &entry.key);
+        if entry.key == MERGE_KEY {
+            unmerged(sink, rule, severity, entry, &p);
+            continue;
+        }
         if let Some((_, why, fix)) = hints.iter().find(|(k, _, _)| *k == entry.key) {
             sink.add(
                 severity,
@@ -75,6 +79,32 @@ pub fn unknown_keys_beside(
             fix,
         );
     }
+}
+
+/// YAML's merge key. The parser resolves it when it merges mappings; one left in a
+/// mapping had a value that is none (`<<: nodejs@22`).
+pub const MERGE_KEY: &str = "<<";
+
+/// A `<<` that merged nothing: it is no key of its own, so say what it needs rather than
+/// calling it unknown.
+pub fn unmerged(
+    sink: &mut Sink,
+    rule: &'static str,
+    severity: Severity,
+    entry: &Entry,
+    path: &str,
+) {
+    sink.add(
+        severity,
+        rule,
+        path,
+        Pos::from(entry),
+        format!(
+            "`<<` must merge a mapping, found {}",
+            describe(&entry.value)
+        ),
+        "write `<<: *name` with the alias of a mapping anchored as `&name` (or a list of such aliases), or write the keys here directly",
+    );
 }
 
 /// The entries of a mapping, or an error finding (null counts as "empty", returned as `[]`

@@ -407,6 +407,43 @@ fn an_os_contradicting_the_base_gets_a_base_that_exists() {
     }
 }
 
+/// A `<<` whose value is no mapping merged nothing; it is told what it needs, not called
+/// an unknown key, in a section and in a variable map alike.
+#[test]
+fn a_merge_key_with_a_scalar_says_what_it_needs() {
+    let text = "zerops:\n  - setup: app\n    build:\n      <<: nodejs@22\n      deployFiles: ./\n      envVariables:\n        <<: x\n    run: {base: nodejs@22, start: x, ports: [{port: 3000}]}\n";
+    let report = validate(text, Some(FileKind::ZeropsYml), None);
+    let found: Vec<(&str, &str, usize, &str)> = report
+        .errors
+        .iter()
+        .map(|f| (f.rule, f.path.as_str(), f.line, f.message.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "Z11",
+                "zerops[0].build.<<",
+                4,
+                "`<<` must merge a mapping, found `nodejs@22`"
+            ),
+            (
+                "Z19",
+                "zerops[0].build.envVariables.<<",
+                7,
+                "`<<` must merge a mapping, found `x`"
+            ),
+        ]
+    );
+    assert!(
+        report
+            .errors
+            .iter()
+            .all(|f| f.suggestion.contains("`<<: *name`")),
+        "{report:?}"
+    );
+}
+
 /// Go's yaml.v3, which the platform decodes with, takes the YAML 1.1 words for a bool
 /// field (quoted or not): a warning, since YAML 1.2 tools read them as text.
 #[test]
