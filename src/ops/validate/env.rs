@@ -1,8 +1,6 @@
 //! Environment variables in both formats: variable maps (`envVariables`, `envSecrets`),
 //! `${…}` references, `dotEnvSecrets` text and the import preprocessor's `<@…>` syntax.
 
-use std::collections::{HashMap, HashSet};
-
 use super::report::{Finding, Pos, Severity, Sink, join};
 use super::yaml::{Node, Value};
 
@@ -435,8 +433,8 @@ pub fn preprocessor_on(content: &str) -> bool {
 
 /// I29: `<@…>` expressions need the preprocessor header and balanced brackets. Only
 /// expressions inside scalars count (block scalars included): one in a comment is never
-/// stored, so neither warning applies to it.
-pub fn check_preprocessor(sink: &mut Sink, content: &str) {
+/// stored, so neither warning applies to it. Returns whether the preprocessor is on.
+pub fn check_preprocessor(sink: &mut Sink, content: &str) -> bool {
     let on = preprocessor_on(content);
     let in_scalars = super::yaml::scalar_ranges(content);
     let in_a_scalar = |at: usize| {
@@ -485,15 +483,16 @@ pub fn check_preprocessor(sink: &mut Sink, content: &str) {
         }
         line_start += raw_line.chars().count();
     }
+    on
 }
 
 /// With the preprocessor on, the platform expands a value holding a `<@…>` expression
 /// before it checks the import, so the offline rules judged text the platform never sees
 /// (`hostname: <@pickRandom(<api>, <web>)>` is no invalid hostname). Their errors and
-/// warnings at such a value are taken back and replaced by one note per value, which
-/// keeps what the rule said as a hint; I29's own findings stay.
+/// warnings at such a value are taken back and replaced by a note, which keeps what the
+/// rule said as a hint (the report keeps one note per place); I29's own findings stay.
 pub fn defer_expanded(sink: &mut Sink, root: &Node) {
-    let expanded = expression_values(root);
+    let expanded = expression_positions(root);
     if expanded.is_empty() {
         return;
     }
@@ -501,50 +500,33 @@ pub fn defer_expanded(sink: &mut Sink, root: &Node) {
         std::mem::take(&mut sink.list).into_iter().partition(|f| {
             f.severity != Severity::Info
                 && f.rule != "I29"
-                && expanded.contains_key(&(f.line, f.column))
+                && expanded.binary_search(&(f.line, f.column)).is_ok()
         });
     sink.list = kept;
-    let mut noted = HashSet::new();
     for f in deferred {
-        let Some(text) = expanded.get(&(f.line, f.column)) else {
-            continue;
-        };
-        if !noted.insert((f.line, f.column)) {
-            continue;
-        }
         sink.info(
             "I29",
             &f.path,
-            Pos {
-                line: f.line,
-                column: f.column,
-            },
-            format!(
-                "`{}` is expanded by the preprocessor at import, so its value is checked only then",
-                truncate(text, 60)
-            ),
-            format!(
-                "make sure every value it can produce fits here; offline, the text itself got: {}",
-                f.message
-            ),
+            Pos { line: f.line, column: f.column },
+            "this value is a preprocessor expression, expanded at import, so it is checked only then",
+            format!("make sure every value it can produce fits here; offline, the expression itself got: {}", f.message),
         );
     }
 }
 
-/// Position → text of every string value holding a `<@` expression.
-fn expression_values(root: &Node) -> HashMap<(usize, usize), &str> {
-    let mut out = HashMap::new();
+/// Sorted positions of the string values holding a `<@` expression.
+fn expression_positions(root: &Node) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
     let mut pending = vec![root];
     while let Some(node) = pending.pop() {
         match &node.value {
-            Value::Str(text) if text.contains("<@") => {
-                out.insert((node.line, node.column), text.as_str());
-            }
+            Value::Str(text) if text.contains("<@") => out.push((node.line, node.column)),
             Value::Seq(items) => pending.extend(items.iter()),
             Value::Map(entries) => pending.extend(entries.iter().map(|e| &e.value)),
             _ => {}
         }
     }
+    crate::order::sort(&mut out);
     out
 }
 

@@ -78,19 +78,19 @@ pub fn too_large(sink: &mut Sink, content: &str) -> bool {
 /// Checks a whole import document (root is a mapping). Returns whether it has `project:`.
 /// With the preprocessor on, findings about values it will expand are deferred to it.
 pub fn check(sink: &mut Sink, root: &Node, content: &str) -> bool {
-    let has_project = check_document(sink, root, content);
-    if env::preprocessor_on(content) {
+    let preprocessed = env::check_preprocessor(sink, content);
+    let has_project = check_document(sink, root);
+    if preprocessed {
         env::defer_expanded(sink, root);
     }
     has_project
 }
 
 /// `check` before the preprocessor's values are set aside.
-fn check_document(sink: &mut Sink, root: &Node, content: &str) -> bool {
+fn check_document(sink: &mut Sink, root: &Node) -> bool {
     let Some(top) = root.as_map() else {
         return false;
     };
-    env::check_preprocessor(sink, content);
     shape::unknown_keys(
         sink,
         "I1",

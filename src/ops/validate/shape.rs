@@ -203,21 +203,10 @@ fn as_text_fix(node: &Node, key: &str) -> String {
     }
 }
 
-/// `text` as a YAML double-quoted scalar.
+/// `text` as a double-quoted scalar. Rust's escapes match YAML's for what a command
+/// holds (`\"`, `\\`, `\n`, `\t`), and they are already in the binary.
 fn quoted(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            _ => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    format!("{text:?}")
 }
 
 /// A boolean, else an error finding.

@@ -511,22 +511,20 @@ fn is_mergeable(node: &Node) -> bool {
 /// Where the scalars of the first document (keys and values) lie in `text`, as character
 /// ranges in document order. Text outside them is syntax, indentation or comments; the
 /// preprocessor check uses this to leave `<@` in a comment alone. Text that does not parse
-/// gives the ranges up to the error.
+/// gives the ranges up to the error. Meant for text that [`parse`] read without a panic:
+/// this reads no further into the same events, so it needs no guard of its own.
 pub fn scalar_ranges(text: &str) -> Vec<Range<usize>> {
     let chars: Vec<char> = text.chars().collect();
-    let walk = || {
-        let mut out = Vec::new();
-        let mut parser = Parser::new_from_str(text);
-        while let Some(Ok((event, span))) = parser.next_event() {
-            match event {
-                Event::Scalar(_, style, _, _) => out.push(scalar_range(&chars, style, span)),
-                Event::DocumentEnd | Event::StreamEnd => break,
-                _ => {}
-            }
+    let mut out = Vec::new();
+    let mut parser = Parser::new_from_str(text);
+    while let Some(Ok((event, span))) = parser.next_event() {
+        match event {
+            Event::Scalar(_, style, _, _) => out.push(scalar_range(&chars, style, span)),
+            Event::DocumentEnd | Event::StreamEnd => break,
+            _ => {}
         }
-        out
-    };
-    catch_unwind(AssertUnwindSafe(walk)).unwrap_or_default()
+    }
+    out
 }
 
 /// One scalar's range. The parser ends a quoted scalar's span after the blanks and any

@@ -494,12 +494,12 @@ pub fn os_form_fix(base: &str, os: &str, table: &'static [catalog::BaseFamily]) 
         } else {
             family.ubuntu
         };
-        let same = format!("{os}/{}@{}", s.name, s.version);
-        if matches!(catalog::match_base(&same, table), Match::Known { .. }) {
-            Some(same)
+        let version = if list.contains(&s.version) {
+            Some(s.version)
         } else {
-            newest(list).map(|v| format!("{os}/{}@{v}", s.name))
-        }
+            newest(list)
+        };
+        version.map(|v| format!("{os}/{}@{v}", s.name))
     };
     match form {
         Some(form) => format!("drop `os`, or use the base `{form}`"),
