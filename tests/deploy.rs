@@ -611,6 +611,7 @@ fn demo_deploys_become_active() {
     ));
     assert_eq!(result["status"], "DEPLOYED", "{result}");
     assert_eq!(result["appVersionStatus"], "ACTIVE");
+    assert_eq!(result["exitCode"], Value::Null, "{result}");
     let version = result["appVersionId"].as_str().unwrap().to_owned();
     let events = expect_ok(&s.call(
         "zerops_events",
@@ -708,6 +709,8 @@ fn demo_deploys_fail_their_build_on_request() {
     let failed = body(&result);
     assert_eq!(failed["status"], "BUILD_FAILED", "{failed}");
     assert!(failed["appVersionId"].as_str().is_some());
+    // No zcli ran, so no exit code (a 0 beside a failed build read as zcli's success).
+    assert_eq!(failed["exitCode"], Value::Null, "{failed}");
 }
 
 #[test]

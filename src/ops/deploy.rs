@@ -669,7 +669,9 @@ pub fn deploy(
             "serviceId": plan.service.id,
             "setup": plan.setup,
             "zeropsYml": plan.yaml_file.display().to_string(),
-            "exitCode": pushed.exit_code,
+            // The demo runs no zcli (its push is accepted at once, where zcli would wait
+            // for the build and exit with its outcome): no exit code to report.
+            "exitCode": if matches!(pusher, Pusher::Simulator(_)) { None } else { pushed.exit_code },
             "outputTail": tail(&pushed.output_tail),
             "warnings": plan.warnings,
         })
