@@ -1797,41 +1797,36 @@ fn build_log(sim: &SimHandle, c: &ZeropsClient, id: &str) -> Vec<String> {
             .map(|v| v.build_service_id.clone())
             .unwrap()
     });
-    let access = c.get_project_log(DEMO_PROJECT_ID).unwrap();
-    let mut lines = HttpLogFetcher::new(Duration::from_secs(3))
-        .fetch_logs(
-            &access,
-            &LogFetchParams {
-                service_id: Some(build_service),
-                tags: Some(format!("zbuilder@{id}")),
-                limit: 100,
-                ..Default::default()
-            },
-        )
-        .unwrap();
-    lines.sort_by(|a, b| a.timestamp.cmp(&b.timestamp));
-    lines.into_iter().map(|l| l.message).collect()
+    let params = LogFetchParams {
+        service_id: Some(build_service),
+        tags: Some(format!("zbuilder@{id}")),
+        limit: 100,
+        ..Default::default()
+    };
+    log_messages(c, &params)
 }
 
 /// The runtime log of service `id` (oldest first), without the seeded history.
 fn fresh_runtime_log(c: &ZeropsClient, id: &str) -> Vec<String> {
-    let access = c.get_project_log(DEMO_PROJECT_ID).unwrap();
-    let mut lines = HttpLogFetcher::new(Duration::from_secs(3))
-        .fetch_logs(
-            &access,
-            &LogFetchParams {
-                service_id: Some(id.to_owned()),
-                limit: 1000,
-                ..Default::default()
-            },
-        )
-        .unwrap();
-    lines.sort_by(|a, b| a.timestamp.cmp(&b.timestamp));
-    lines
+    let params = LogFetchParams {
+        service_id: Some(id.to_owned()),
+        limit: 1000,
+        ..Default::default()
+    };
+    log_messages(c, &params)
         .into_iter()
-        .map(|l| l.message)
         .filter(|m| m.starts_with("app version") || m.starts_with("running start"))
         .collect()
+}
+
+/// The messages of the demo project's log lines `params` selects, oldest first.
+fn log_messages(c: &ZeropsClient, params: &LogFetchParams) -> Vec<String> {
+    let access = c.get_project_log(DEMO_PROJECT_ID).unwrap();
+    let mut lines = HttpLogFetcher::new(Duration::from_secs(3))
+        .fetch_logs(&access, params)
+        .unwrap();
+    lines.sort_by(|a, b| a.timestamp.cmp(&b.timestamp));
+    lines.into_iter().map(|l| l.message).collect()
 }
 
 /// A deployed version's container writes its first lines to the service's own log when
