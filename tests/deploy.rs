@@ -692,6 +692,39 @@ fn demo_deploys_give_the_service_the_ports_of_its_setup() {
     );
 }
 
+/// zerops.yml variables get the checks zerops_env makes, before the deploy: a reference
+/// to a service the project lacks or to a near-miss key, and a key the service already
+/// has as a secret (the zerops.yml value would silently take its place).
+#[test]
+fn a_deploy_warns_about_its_zerops_yml_variables() {
+    let mut s = Session::start_with(&demo_env(), &["--demo"]);
+    let yml = format!(
+        "{ZEROPS_YML}      envVariables:\n        NODE_ENV: staging\n        DB: ${{db_hostnme}}\n        R: ${{nosuch_url}}\n        OK: ${{db_hostname}}\n"
+    );
+    let work = work_dir(Some(&yml), "");
+    let result = expect_ok(&s.call(
+        "zerops_deploy",
+        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
+    ));
+    let warnings: Vec<&str> = result["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .filter(|w| w.starts_with("zerops.yml run.envVariables: "))
+        .collect();
+    assert_eq!(warnings.len(), 3, "{result}");
+    assert!(
+        warnings[0].contains("NODE_ENV is also a secret variable of 'api'"),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings[1].contains("did you mean 'hostname'"),
+        "{warnings:?}"
+    );
+    assert!(warnings[2].contains("no service 'nosuch'"), "{warnings:?}");
+}
+
 #[test]
 fn demo_deploys_fail_their_build_on_request() {
     let mut s = Session::start_with(&demo_env(), &["--demo"]);

@@ -241,6 +241,10 @@ fn preflight(session: &Session, request: &DeployRequest) -> Result<Plan, Platfor
             finding.line, finding.message
         ));
     }
+    let variables = run_variables(&text, &setup);
+    for warning in super::env::zerops_yml_variable_warnings(session, &service, &variables) {
+        warnings.push(format!("zerops.yml run.envVariables: {warning}"));
+    }
     Ok(Plan {
         dir,
         yaml_file,
@@ -248,6 +252,21 @@ fn preflight(session: &Session, request: &DeployRequest) -> Result<Plan, Platfor
         setup,
         warnings,
     })
+}
+
+/// The `run.envVariables` of `setup` (inherited through `extends`) as written.
+fn run_variables(text: &str, setup: &str) -> Vec<(String, String)> {
+    let Some(root) = validate::yaml::parse(text).ok().and_then(|d| d.root) else {
+        return Vec::new();
+    };
+    let Some(Some(vars)) = validate::merged_run_value(&root, setup, "envVariables") else {
+        return Vec::new();
+    };
+    vars.as_map()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|e| Some((e.key.clone(), e.value.scalar_text()?.to_owned())))
+        .collect()
 }
 
 /// The service's app versions, newest first: enough of the search to contain `stop` (a

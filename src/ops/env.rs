@@ -551,6 +551,36 @@ pub fn import_reference_warnings(
         .collect()
 }
 
+/// What a deploy's zerops.yml `run.envVariables` (`pairs`) would meet on `service`: the
+/// reference checks of `set`, and keys the service already has as secrets (the zerops.yml
+/// value takes precedence in the app, so the secret silently stops counting).
+pub fn zerops_yml_variable_warnings(
+    session: &Session,
+    service: &ServiceStack,
+    pairs: &[(String, String)],
+) -> Vec<String> {
+    if pairs.is_empty() {
+        return Vec::new();
+    }
+    let current = session
+        .client
+        .get_service_env(&service.id)
+        .unwrap_or_default();
+    let mut warnings: Vec<String> = current
+        .iter()
+        .filter(|v| v.env_type.as_deref() == Some("SECRET"))
+        .filter(|v| pairs.iter().any(|(k, _)| *k == v.key))
+        .map(|v| {
+            format!(
+                "{} is also a secret variable of '{}': the zerops.yml value takes precedence, so the secret stops counting. Keep one of them (zerops_env delete removes the secret).",
+                v.key, service.name
+            )
+        })
+        .collect();
+    warnings.extend(unknown_references(session, pairs, &current, None));
+    warnings
+}
+
 /// A project variable cannot be updated in place by zcp's calls: delete, then create.
 fn upsert_project_var(
     session: &Session,
