@@ -725,6 +725,31 @@ fn a_deploy_warns_about_its_zerops_yml_variables() {
     assert!(warnings[2].contains("no service 'nosuch'"), "{warnings:?}");
 }
 
+/// A static site's setup declares no port: its web server serves port 80 all the same,
+/// so after the deploy the service keeps an HTTP port and can take a subdomain.
+#[test]
+fn demo_static_deploys_keep_their_web_server_port() {
+    let mut s = Session::start_with(&demo_env(), &["--demo"]);
+    let yml = "zerops:\n  - setup: web\n    build:\n      base: nodejs@22\n      buildCommands:\n        - npm run build\n      deployFiles: dist/~\n    run:\n      base: static\n";
+    let work = work_dir(Some(yml), "");
+    let deployed = expect_ok(&s.call(
+        "zerops_deploy",
+        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "web"}),
+    ));
+    assert_eq!(deployed["status"], "DEPLOYED", "{deployed}");
+    let found = expect_ok(&s.call("zerops_discover", json!({"serviceHostname": "web"})));
+    assert_eq!(found["services"][0]["ports"][0]["port"], 80, "{found}");
+    expect_ok(&s.call(
+        "zerops_subdomain",
+        json!({"action": "disable", "serviceHostname": "web"}),
+    ));
+    let enabled = expect_ok(&s.call(
+        "zerops_subdomain",
+        json!({"action": "enable", "serviceHostname": "web"}),
+    ));
+    assert_eq!(enabled["status"], "enabled", "{enabled}");
+}
+
 #[test]
 fn demo_deploys_fail_their_build_on_request() {
     let mut s = Session::start_with(&demo_env(), &["--demo"]);

@@ -46,6 +46,17 @@ pub(super) fn url_of(session: &Session, service: &ServiceStack) -> Option<String
 /// What to do when the platform finds no HTTP port to route to (as a refusal, or as the
 /// reason of a failed enable process).
 fn no_http_port_yet(service: &ServiceStack) -> String {
+    let version = &service.type_info.version_name;
+    // Their base's web server serves port 80 by itself: zerops.yml needs no port for it.
+    if ["static", "nginx", "php-nginx", "php-apache"]
+        .iter()
+        .any(|t| version == t || version.starts_with(&format!("{t}@")))
+    {
+        return format!(
+            "'{}' ({version}) serves HTTP on port 80 once a deployed version runs: deploy it (zerops_deploy), then enable the subdomain. Right after a first deploy, wait a few seconds and retry.",
+            service.name
+        );
+    }
     format!(
         "'{}' exposes no HTTP port. Declare one in zerops.yml (run.ports with httpSupport: true), deploy, then enable the subdomain. Right after a first deploy, wait a few seconds and retry.",
         service.name
@@ -75,10 +86,7 @@ fn enable_with_retry(
             Err(err) if err.api_code.as_deref() == Some("serviceStackIsNotHttp") => {
                 return Err(PlatformError {
                     code: ErrorCode::InvalidUsage,
-                    suggestion: format!(
-                        "'{}' has no HTTP port. Declare one in zerops.yml (run.ports with httpSupport: true), deploy, then enable the subdomain.",
-                        service.name
-                    ),
+                    suggestion: no_http_port_yet(service),
                     ..err
                 });
             }
@@ -258,4 +266,33 @@ pub fn set(
             json!("The route can take a second or two to serve after the process finishes.");
     }
     Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn service(version: &str) -> ServiceStack {
+        let mut service = ServiceStack {
+            name: "site".into(),
+            ..ServiceStack::default()
+        };
+        service.type_info.version_name = version.into();
+        service
+    }
+
+    /// Static, Nginx and PHP bases serve port 80 themselves: the advice is to deploy, not
+    /// to declare a port (which their docs call a mistake); other runtimes declare one.
+    #[test]
+    fn the_no_http_port_advice_fits_the_type() {
+        for version in ["static", "php-nginx@8.4", "php-apache@8.3", "nginx@1.22"] {
+            let advice = no_http_port_yet(&service(version));
+            assert!(advice.contains("serves HTTP on port 80"), "{advice}");
+            assert!(!advice.contains("run.ports"), "{advice}");
+        }
+        for version in ["nodejs@22", "staticx@1", "python@3.12"] {
+            let advice = no_http_port_yet(&service(version));
+            assert!(advice.contains("run.ports"), "{advice}");
+        }
+    }
 }
