@@ -1829,12 +1829,13 @@ fn a_failed_enable_for_want_of_ports_gets_the_port_advice() {
             p.effect = Effect::None;
         },
     );
+    // (web is static: its web server serves port 80, so the advice is about deploying.)
     let failed = expect_error(&s.result(id), "PROCESS_FAILED");
     assert!(
         failed["suggestion"]
             .as_str()
             .unwrap()
-            .contains("run.ports with httpSupport: true"),
+            .contains("serves HTTP on port 80"),
         "{failed}"
     );
 }
@@ -1904,7 +1905,7 @@ fn subdomain_refusals_are_explained() {
     );
     assert!(started.elapsed() < Duration::from_secs(10));
     assert!(
-        web["suggestion"].as_str().unwrap().contains("httpSupport"),
+        web["suggestion"].as_str().unwrap().contains("port 80"),
         "{web}"
     );
     let tries = mutations(&sim).len() - before;

@@ -53,7 +53,7 @@ fn no_http_port_yet(service: &ServiceStack) -> String {
         .any(|t| version == t || version.starts_with(&format!("{t}@")))
     {
         return format!(
-            "'{}' ({version}) serves HTTP on port 80 once a deployed version runs: deploy it (zerops_deploy), then enable the subdomain. Right after a first deploy, wait a few seconds and retry.",
+            "'{}' ({version}) serves HTTP on port 80 once a deployed version runs: if it has none yet, deploy it (zerops_deploy), then enable the subdomain; right after a deploy, wait a few seconds and retry.",
             service.name
         );
     }
