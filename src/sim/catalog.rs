@@ -259,7 +259,21 @@ pub fn generated_env(entry: &TypeEntry, host: &str, password: &str) -> Vec<(Stri
                 format!("mysql://{host}:{password}@{host}:3306"),
             );
         }
-        "valkey" | "keydb" => {
+        // Valkey services created today require a password for the `default` user.
+        "valkey" => {
+            add("port", "6379".into());
+            add("portTls", "6380".into());
+            add("password", password.into());
+            add(
+                "connectionString",
+                format!("redis://default:{password}@{host}.zerops:6379"),
+            );
+            add(
+                "connectionTlsString",
+                format!("rediss://default:{password}@{host}.zerops:6380"),
+            );
+        }
+        "keydb" => {
             add("port", "6379".into());
             add("portTls", "6380".into());
             add("connectionString", format!("redis://{host}:6379"));
