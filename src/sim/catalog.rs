@@ -320,4 +320,17 @@ mod tests {
         assert!(resolve("nodejs:ha@22").is_none());
         assert!(resolve("mongodb@7").is_none());
     }
+
+    /// Valkey requires a password, and its connection strings carry it for `default`.
+    #[test]
+    fn valkey_generates_a_password() {
+        let valkey = resolve("valkey@7.2").unwrap().entry;
+        let vars = generated_env(valkey, "cache", "pw");
+        let get = |key: &str| vars.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+        assert_eq!(get("password"), Some("pw"));
+        assert_eq!(
+            get("connectionString"),
+            Some("redis://default:pw@cache.zerops:6379")
+        );
+    }
 }
