@@ -743,6 +743,52 @@ fn a_failure_half_way_names_the_variables_already_changed() {
     );
 }
 
+/// A project variable is replaced by delete, then create: when the create fails, the
+/// variable has lost its value, and the answer says so (`deleted`), not `notChanged`,
+/// even when it was the first variable of the call.
+#[test]
+fn a_failed_project_replacement_says_the_old_value_is_gone() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let boom = || Fault::Status {
+        status: 500,
+        body: json!({"error": {"code": "internalServerError", "message": "boom", "meta": null}})
+            .to_string(),
+    };
+    // REGION is created; APP_ENV's old value is deleted, its new one refused.
+    sim.set_fault_times("POST /project/*/env", Fault::Latency(Duration::ZERO), 1);
+    sim.set_fault("POST /project/*/env", boom());
+    let err = expect_error(
+        &s.call(
+            "zerops_env",
+            json!({"action": "set", "project": true, "variables": ["REGION=eu", "APP_ENV=prod"]}),
+        ),
+        "API_ERROR",
+    );
+    assert_eq!(err["changed"], json!(["REGION"]), "{err}");
+    assert_eq!(err["deleted"], json!(["APP_ENV"]), "{err}");
+    assert_eq!(err["notChanged"], json!([]), "{err}");
+    assert!(
+        err["error"]
+            .as_str()
+            .unwrap()
+            .contains("APP_ENV's old value"),
+        "{err}"
+    );
+    // The same when the lost variable is the only one.
+    sim.clear_faults();
+    sim.set_fault("POST /project/*/env", boom());
+    let err = expect_error(
+        &s.call(
+            "zerops_env",
+            json!({"action": "set", "project": true, "variables": ["LOG_LEVEL=debug"]}),
+        ),
+        "API_ERROR",
+    );
+    assert_eq!(err["deleted"], json!(["LOG_LEVEL"]), "{err}");
+    assert_eq!(err["changed"], json!([]), "{err}");
+}
+
 /// A never-deployed service has nothing to start, stop or restart: refused with the advice
 /// to deploy, and nothing is sent to the API; scaling it is still allowed.
 #[test]

@@ -104,6 +104,9 @@ fn stop_if_cancelled(follow: &Follow<'_>, progress: &Progress<'_>) -> Result<(),
 /// half-way. `rest` starts with the variable being changed.
 struct Progress<'a> {
     done: &'a [String],
+    /// A project variable whose old value was deleted when its new one could not be
+    /// created (a project variable is replaced by delete, then create).
+    lost: Option<&'a str>,
     rest: &'a [String],
     processes: &'a [Process],
 }
@@ -111,17 +114,30 @@ struct Progress<'a> {
 /// Adds to a failure what had already changed (with its processes, which still apply the
 /// change) and what was not sent, so the agent can restart for the first and retry the rest.
 fn partly_done(mut err: PlatformError, progress: &Progress<'_>) -> PlatformError {
-    if progress.done.is_empty() {
+    if progress.done.is_empty() && progress.lost.is_none() {
         return err;
     }
-    err.message = format!(
-        "{} (already changed before this failure: {})",
-        err.message,
-        progress.done.join(", ")
-    );
+    if !progress.done.is_empty() {
+        err.message = format!(
+            "{} (already changed before this failure: {})",
+            err.message,
+            progress.done.join(", ")
+        );
+    }
+    if let Some(key) = progress.lost {
+        err.message = format!(
+            "{} ({key}'s old value was already deleted: it has no value now)",
+            err.message
+        );
+    }
     err.suggestion = format!(
-        "{} `changed` lists what is already stored (`processes` apply it; a restart makes a running app read it); `notChanged` was not changed.",
-        err.suggestion
+        "{} `changed` lists what is already stored (`processes` apply it; a restart makes a running app read it){}; `notChanged` was not changed.",
+        err.suggestion,
+        if progress.lost.is_some() {
+            ", `deleted` lost its old value (set it again)"
+        } else {
+            ""
+        }
     );
     let processes = progress
         .processes
@@ -130,6 +146,9 @@ fn partly_done(mut err: PlatformError, progress: &Progress<'_>) -> PlatformError
         .collect();
     let mut details = serde_json::Map::new();
     details.insert("changed".into(), json!(progress.done));
+    if let Some(key) = progress.lost {
+        details.insert("deleted".into(), json!([key]));
+    }
     details.insert("notChanged".into(), json!(progress.rest));
     details.insert("processes".into(), Value::Array(processes));
     err.details = Some(details);
@@ -393,10 +412,12 @@ pub fn set(
             follow,
             &Progress {
                 done: &done,
+                lost: None,
                 rest: &keys[i..],
                 processes: &processes,
             },
         )?;
+        let sent_before = processes.len();
         // A replaced variable keeps its `sensitive` flag unless told otherwise (the API
         // turns a value plain when an update leaves the flag out).
         let sensitive = sensitive.unwrap_or_else(|| match existing {
@@ -420,9 +441,13 @@ pub fn set(
             }
         };
         step.map_err(|err| {
+            // Only a project variable's replacement sends a call (its delete) before the
+            // one that failed: that variable has lost its value.
+            let lost = processes.len() > sent_before;
             let progress = Progress {
                 done: &done,
-                rest: &keys[i..],
+                lost: lost.then_some(key.as_str()),
+                rest: &keys[i + usize::from(lost)..],
                 processes: &processes,
             };
             partly_done(err, &progress)
@@ -647,6 +672,7 @@ pub fn delete(
     for (i, var) in targets.iter().enumerate() {
         let progress = Progress {
             done: &keys[..i],
+            lost: None,
             rest: &keys[i..],
             processes: &processes,
         };
