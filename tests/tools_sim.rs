@@ -1579,10 +1579,17 @@ fn an_invalid_import_is_refused_before_the_api() {
 fn a_delete_names_the_variables_that_referenced_the_service() {
     let sim = fast_sim();
     let mut s = Session::start(&sim_env(&sim));
+    // An unclosed reference is no reference: nothing of the value after it is quoted.
+    expect_ok(&s.call(
+        "zerops_env",
+        json!({"action": "set", "serviceHostname": "api",
+               "variables": [r#"CONF={"h":"${cache_hostname","pw":"hunter2"}"#]}),
+    ));
     let deleted = expect_ok(&s.call(
         "zerops_delete",
         json!({"serviceHostname": "cache", "confirm": true}),
     ));
+    assert!(!deleted.to_string().contains("hunter2"), "{deleted}");
     let warnings = deleted["warnings"]
         .as_array()
         .unwrap_or_else(|| panic!("{deleted}"));

@@ -77,13 +77,17 @@ fn dangling_references(session: &Session, deleted: &ServiceStack) -> Vec<String>
     let mut warnings = Vec::new();
     let mut note = |owner: &str, vars: Vec<EnvVar>| {
         for var in &vars {
-            // The references only, never the rest of the value (it may hold a secret).
-            let names: Vec<String> = var
+            // The references only, never the rest of the value (it may hold a secret): a
+            // reference is the prefix, a key of letters, digits, `_` or `-`, and `}`.
+            let names: Vec<&str> = var
                 .content
                 .match_indices(&prefix)
                 .filter_map(|(at, _)| {
-                    let end = var.content[at..].find('}')?;
-                    Some(var.content[at..=at + end].to_owned())
+                    let key = &var.content[at + prefix.len()..];
+                    let end =
+                        key.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))?;
+                    (end > 0 && key[end..].starts_with('}'))
+                        .then(|| &var.content[at..at + prefix.len() + end + 1])
                 })
                 .collect();
             if !names.is_empty() {
