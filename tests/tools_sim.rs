@@ -2369,6 +2369,23 @@ fn an_empty_log_hint_offers_only_what_would_change_the_result() {
     let fresh = result["hint"].as_str().unwrap();
     assert!(fresh.contains("no code deployed yet"), "{fresh}");
     assert!(!fresh.contains("since"), "{fresh}");
+    // Nor is a web server never deployed pointed at for its lines.
+    expect_ok(&s.call(
+        "zerops_import",
+        json!({"content": "services:\n  - hostname: ph\n    type: php-nginx@8.4\n"}),
+    ));
+    for web_server in [false, true] {
+        let result = expect_ok(&s.call(
+            "zerops_logs",
+            json!({"serviceHostname": "ph", "webServer": web_server}),
+        ));
+        let hint = result["hint"].as_str().unwrap();
+        assert!(hint.contains("no code deployed yet"), "{hint}");
+        assert!(
+            !hint.contains("webServer true") && !hint.contains("since"),
+            "{hint}"
+        );
+    }
 }
 
 /// An empty build log's hint fits the build's status: one not started yet has no log yet;

@@ -218,13 +218,11 @@ pub fn logs(
     if let Some(since) = since {
         result["since"] = json!(crate::time::format_rfc3339(since));
     }
-    // Only a service with a web server has its lines.
-    let nginx = ["static", "php"]
-        .iter()
-        .any(|t| service.type_info.version_name.starts_with(t));
+    let nginx = has_web_server(&service);
     let impossible = (build_status.is_none() && backend_empty)
         .then(|| no_such_log(&service, request.web_server, nginx))
         .flatten();
+    let pointer_fits = impossible.is_none();
     let mut hint = if let Some(why) = impossible {
         why
     } else if entries.is_empty() {
@@ -244,7 +242,8 @@ pub fn logs(
         String::new()
     };
     // A pointer to the web server's lines, when they were not the ones read.
-    if entries.is_empty() && build_status.is_none() && !request.web_server && nginx {
+    if entries.is_empty() && build_status.is_none() && !request.web_server && nginx && pointer_fits
+    {
         hint += " Its web server's lines (Nginx) come with webServer true.";
     }
     if search_cut {
@@ -257,21 +256,30 @@ severity reaches further back).";
     Ok(result)
 }
 
+/// Whether the service's base runs a web server whose lines `webServer` reads (static,
+/// Nginx, PHP).
+fn has_web_server(service: &ServiceStack) -> bool {
+    ["static", "php", "nginx"]
+        .iter()
+        .any(|t| service.type_info.version_name.starts_with(t))
+}
+
 /// Why a log cannot exist whatever the filters, said at once rather than "widen since":
-/// web server lines of a service that runs no Nginx, or a runtime log before any deploy.
+/// any log of a service never deployed, or web server lines of one that runs no Nginx.
 fn no_such_log(service: &ServiceStack, web_server: bool, nginx: bool) -> Option<String> {
+    if service.status == "READY_TO_DEPLOY" {
+        return Some(format!(
+            "'{}' has no code deployed yet, so it has no log: deploy it with zerops_deploy.",
+            service.name
+        ));
+    }
     if web_server && !nginx {
         return Some(format!(
-            "'{}' ({}) runs no web server of its own: webServer reads the Nginx of static and PHP services; leave it out for the app's own output.",
+            "'{}' ({}) runs no web server of its own: webServer reads the web server of static, Nginx and PHP services; leave it out for the app's own output.",
             service.name, service.type_info.version_name
         ));
     }
-    (!web_server && service.status == "READY_TO_DEPLOY").then(|| {
-        format!(
-            "'{}' has no code deployed yet, so it has no runtime log: deploy it with zerops_deploy.",
-            service.name
-        )
-    })
+    None
 }
 
 /// Why nothing was found, offering only what would change the answer: an agent retries
@@ -324,6 +332,37 @@ fn empty_hint(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn service(version: &str, status: &str) -> ServiceStack {
+        let mut service = ServiceStack {
+            name: "s".into(),
+            status: status.into(),
+            ..ServiceStack::default()
+        };
+        service.type_info.version_name = version.into();
+        service
+    }
+
+    /// Nginx itself has web server lines; a Node.js service has none; a service never
+    /// deployed has no log of either kind.
+    #[test]
+    fn logs_that_cannot_exist_are_named() {
+        for version in ["nginx@1.22", "static", "php-nginx@8.4", "php-apache@8.3"] {
+            let s = service(version, "ACTIVE");
+            assert!(has_web_server(&s), "{version}");
+            assert_eq!(no_such_log(&s, true, has_web_server(&s)), None, "{version}");
+        }
+        let node = service("nodejs@22", "ACTIVE");
+        assert!(!has_web_server(&node));
+        let why = no_such_log(&node, true, false).unwrap();
+        assert!(why.contains("runs no web server"), "{why}");
+        assert_eq!(no_such_log(&node, false, false), None);
+        let fresh = service("php-nginx@8.4", "READY_TO_DEPLOY");
+        for web_server in [true, false] {
+            let why = no_such_log(&fresh, web_server, true).unwrap();
+            assert!(why.contains("no code deployed yet"), "{why}");
+        }
+    }
 
     #[test]
     fn severities_map_to_syslog_numbers() {
