@@ -616,13 +616,26 @@ fn broken_version(text: &str, found: Match) -> Match {
             } else {
                 format!("`{}` after the first `@` cannot be a version", s.version)
             };
+            // A family spelled without a version (`object-storage`) is fixed by dropping
+            // the `@`, not by adding a version it does not have.
+            let (versioned, bare): (Vec<String>, Vec<String>) =
+                known.into_iter().partition(|k| k.contains('@'));
+            let suggestion = match (versioned.is_empty(), bare.is_empty()) {
+                (false, true) => format!(
+                    "write one `@` and a version, e.g. {}",
+                    super::suggest::sample(&versioned)
+                ),
+                (false, false) => format!(
+                    "write one `@` and a version, e.g. {}, or no `@` at all: {}",
+                    super::suggest::sample(&versioned),
+                    super::suggest::sample(&bare)
+                ),
+                (true, _) => format!("drop the `@`: {}", super::suggest::sample(&bare)),
+            };
             Match::Malformed {
                 kind,
                 message: format!("`{}` breaks the `name@version` form: {why}", text.trim()),
-                suggestion: format!(
-                    "write one `@` and a version, e.g. {}",
-                    super::suggest::sample(&known)
-                ),
+                suggestion,
             }
         }
         other => other,
@@ -950,6 +963,19 @@ mod tests {
                 assert!(suggestion.contains("`alpine/nodejs@22`"), "{suggestion}")
             }
             other => panic!("{other:?}"),
+        }
+        // A family spelled without a version is told to drop the `@`.
+        for (t, fix) in [
+            ("object-storage@", "drop the `@`: `object-storage`"),
+            ("shared-storage@", "drop the `@`"),
+        ] {
+            match match_type(t) {
+                Match::Malformed { suggestion, .. } => {
+                    assert!(suggestion.starts_with(fix), "{t}: {suggestion}");
+                    assert!(!suggestion.contains("and a version"), "{t}: {suggestion}");
+                }
+                other => panic!("{t}: {other:?}"),
+            }
         }
         for t in ["nodejs@", "nodejs@@22", "alpine/nodejs@"] {
             assert!(

@@ -405,6 +405,25 @@ fn an_os_contradicting_the_base_gets_a_base_that_exists() {
             "{os} {base}: {report:?}"
         );
     }
+    // An os that is no OS of the platform's gets only the value check: no base named
+    // after it (`centos/nodejs@22`) is suggested.
+    for (os, base, fix) in [
+        (
+            "centos",
+            "ubuntu/nodejs@22",
+            "allowed values: `alpine`, `ubuntu`",
+        ),
+        ("Ubuntu", "alpine/nodejs@22", "did you mean `ubuntu`?"),
+    ] {
+        let report = validate(&yml(os, base), Some(FileKind::ZeropsYml), None);
+        let z14: Vec<&str> = report
+            .errors
+            .iter()
+            .filter(|f| f.rule == "Z14")
+            .map(|f| f.suggestion.as_str())
+            .collect();
+        assert_eq!(z14, [fix; 2], "{os} {base}: {report:?}");
+    }
 }
 
 /// A `<<` whose value is no mapping merged nothing; it is told what it needs, not called

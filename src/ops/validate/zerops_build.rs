@@ -444,9 +444,11 @@ pub fn check_merged(sink: &mut Sink, ctx: &SetupCtx) {
         let (Some(os), Some(text), Some(os_node)) = (os, base.as_str(), os_node) else {
             continue;
         };
+        // An os that is neither OS is reported by the value check alone.
         if let Some(prefix) = catalog::explicit_os(text)
             && prefix != os
             && (prefix == "alpine" || prefix == "ubuntu")
+            && (os == "alpine" || os == "ubuntu")
         {
             sink.error(
                 "Z14",

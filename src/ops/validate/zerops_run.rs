@@ -317,6 +317,7 @@ pub fn check_merged(sink: &mut Sink, ctx: &SetupCtx) {
     if let (Some(os), Some(b), Some(os_at)) = (os, base, run.value("os"))
         && let Some(prefix) = catalog::explicit_os(b).filter(|p| *p == "alpine" || *p == "ubuntu")
         && prefix != os
+        && (os == "alpine" || os == "ubuntu")
     {
         sink.error(
             "Z14",
