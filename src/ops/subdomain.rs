@@ -129,7 +129,11 @@ fn after_pending(
     action: &str,
     follow: &mut Follow<'_>,
 ) -> Result<ServiceStack, PlatformError> {
-    let pending = session.client.get_process(id)?;
+    // Unreadable now (sent_pending counts such a process as pending): the request goes
+    // ahead on the service as read, as it did before this wait existed.
+    let Ok(pending) = session.client.get_process(id) else {
+        return Ok(service);
+    };
     let (done, ending) = follow_process(session.client.as_ref(), pending, follow)?;
     if ending != Ending::Finished {
         let message = format!(
