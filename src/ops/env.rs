@@ -566,14 +566,18 @@ pub fn import_reference_warnings(
             });
         }
     }
-    imported
+    // One call for all services, so a referenced service's variables are read once: each
+    // key carries its service's hostname, which leads its warnings.
+    let pairs: Vec<(String, String)> = imported
         .iter()
         .flat_map(|service| {
-            unknown_references(session, &service.env, &[], Some(known.clone()))
-                .into_iter()
-                .map(|warning| format!("{}: {warning}", service.hostname))
+            service
+                .env
+                .iter()
+                .map(|(key, value)| (format!("{}: {key}", service.hostname), value.clone()))
         })
-        .collect()
+        .collect();
+    unknown_references(session, &pairs, &[], Some(known))
 }
 
 /// What a deploy's zerops.yml `run.envVariables` (`pairs`) would meet on `service`: the

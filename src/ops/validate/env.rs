@@ -436,6 +436,10 @@ pub fn preprocessor_on(content: &str) -> bool {
 /// stored, so neither warning applies to it. Returns whether the preprocessor is on.
 pub fn check_preprocessor(sink: &mut Sink, content: &str) -> bool {
     let on = preprocessor_on(content);
+    // No expression at all: no second pass over the parser.
+    if !content.contains("<@") {
+        return on;
+    }
     let in_scalars = super::yaml::scalar_ranges(content);
     let in_a_scalar = |at: usize| {
         let after = in_scalars.partition_point(|r| r.start <= at);
