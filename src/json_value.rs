@@ -6,11 +6,13 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-/// Any serializable value as JSON; `Null` for one that has no JSON form (a map with
-/// non-string keys), where `json!` would panic.
+/// Any serializable value as JSON; `Null` for one that has no JSON form (a map whose
+/// keys are not scalars), where `json!` would panic; debug builds (the tests) still do.
 #[inline(never)]
 pub fn to_value<T: Serialize + ?Sized>(value: &T) -> Value {
-    serde_json::to_value(value).unwrap_or(Value::Null)
+    let converted = serde_json::to_value(value);
+    debug_assert!(converted.is_ok(), "no JSON form: {converted:?}");
+    converted.unwrap_or(Value::Null)
 }
 
 /// Adds one member.
