@@ -750,6 +750,41 @@ fn demo_static_deploys_keep_their_web_server_port() {
     assert_eq!(enabled["status"], "enabled", "{enabled}");
 }
 
+/// As on the platform, an imported runtime knows its hostname, its first deploy gives it
+/// its subdomain address (`zeropsSubdomain`), and the import's `enableSubdomainAccess`
+/// turns the subdomain on with that deploy.
+#[test]
+fn demo_first_deploys_publish_what_the_import_asked_for() {
+    let mut s = Session::start_with(&demo_env(), &["--demo"]);
+    expect_ok(&s.call(
+        "zerops_import",
+        json!({"content": "services:\n  - hostname: nodeapp\n    type: nodejs@22\n    enableSubdomainAccess: true\n"}),
+    ));
+    let work = work_dir(
+        Some(&ZEROPS_YML.replace("setup: api", "setup: nodeapp")),
+        "",
+    );
+    let deployed = expect_ok(&s.call(
+        "zerops_deploy",
+        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "nodeapp"}),
+    ));
+    assert_eq!(deployed["status"], "DEPLOYED", "{deployed}");
+    let found = expect_ok(&s.call("zerops_discover", json!({"serviceHostname": "nodeapp"})));
+    assert_eq!(
+        found["services"][0]["subdomain"]["enabled"], true,
+        "{found}"
+    );
+    let env = expect_ok(&s.call(
+        "zerops_env",
+        json!({"action": "get", "serviceHostname": "nodeapp"}),
+    ));
+    let text = env.to_string();
+    assert!(
+        text.contains("\"hostname\"") && text.contains("https://nodeapp-1df2-3000.prg1.zerops.app"),
+        "{env}"
+    );
+}
+
 #[test]
 fn demo_deploys_fail_their_build_on_request() {
     let mut s = Session::start_with(&demo_env(), &["--demo"]);

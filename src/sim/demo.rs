@@ -83,6 +83,7 @@ fn service(id: &str, project: &str, name: &str, type_name: &str, status: &str) -
         env: Vec::new(),
         created: ago(60 * 24 * 7),
         cpu_mode_changed: None,
+        subdomain_on_first_deploy: false,
     }
 }
 

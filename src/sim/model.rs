@@ -72,6 +72,9 @@ pub struct ServiceRec {
     pub created: String,
     /// When its CPU mode last changed: the platform allows one change an hour.
     pub cpu_mode_changed: Option<Instant>,
+    /// The import's `enableSubdomainAccess: true`: the subdomain goes on with the first
+    /// version that becomes active.
+    pub subdomain_on_first_deploy: bool,
 }
 
 /// What happens to the platform when a process finishes successfully, or what puts it

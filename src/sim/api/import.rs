@@ -170,6 +170,18 @@ impl State {
                     sensitive,
                 });
             }
+            // Every runtime knows its own hostname (managed services list it with the
+            // variables they generate).
+            if entry.category == Category::Runtime {
+                let env_id = self.new_id("ud");
+                env.push(EnvRec {
+                    id: env_id,
+                    key: "hostname".into(),
+                    content: host.clone(),
+                    kind: "READ_ONLY".into(),
+                    sensitive: false,
+                });
+            }
             let starts = matches!(
                 entry.category,
                 Category::Managed | Category::ObjectStorage | Category::SharedStorage
@@ -206,6 +218,11 @@ impl State {
                 env,
                 created: now_text(),
                 cpu_mode_changed: None,
+                subdomain_on_first_deploy: entry.category == Category::Runtime
+                    && service
+                        .get("enableSubdomainAccess")
+                        .and_then(Value::as_bool)
+                        == Some(true),
             });
             let duration = self.config.process_duration;
             let p = self.start_process(

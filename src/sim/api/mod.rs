@@ -300,6 +300,16 @@ impl State {
                 v.fixed_status = Some("BACKUP".into());
             }
         }
+        let Some(service) = self.services.iter().find(|s| s.id == service_id) else {
+            return;
+        };
+        let subdomain_host = self
+            .projects
+            .iter()
+            .find(|p| p.id == service.project_id)
+            .map(|p| p.subdomain_host.clone())
+            .unwrap_or_default();
+        let variable_id = self.new_id("ud");
         let Some(service) = self.services.iter_mut().find(|s| s.id == service_id) else {
             return;
         };
@@ -321,6 +331,29 @@ impl State {
                 .env
                 .retain(|e| e.kind != "USER" && !envs.iter().any(|v| v.key == e.key));
             service.env.extend(envs);
+        }
+        // With an HTTP port, the first deploy gives the service its subdomain address, and
+        // turns the subdomain on if the import asked for it.
+        if let Some(http) = service.ports.iter().find(|p| p.http).map(|p| p.port) {
+            if !service.env.iter().any(|e| e.key == "zeropsSubdomain")
+                && let Some((prefix, domain)) = subdomain_host.split_once('.')
+            {
+                let port = if http == 80 {
+                    String::new()
+                } else {
+                    format!("-{http}")
+                };
+                service.env.push(crate::sim::model::EnvRec {
+                    id: variable_id,
+                    key: "zeropsSubdomain".into(),
+                    content: format!("https://{}-{prefix}{port}.{domain}", service.name),
+                    kind: "READ_ONLY".into(),
+                    sensitive: false,
+                });
+            }
+            if std::mem::take(&mut service.subdomain_on_first_deploy) {
+                service.subdomain_access = true;
+            }
         }
     }
 
