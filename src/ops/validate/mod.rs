@@ -292,6 +292,11 @@ pub fn merged_run_value<'a>(root: &'a Node, setup: &str, key: &str) -> Option<Op
     zerops_yml::merged_run_value(root, setup, key)
 }
 
+/// Whether the file switches the import preprocessor on (its first line).
+pub fn preprocessor_on(content: &str) -> bool {
+    env::preprocessor_on(content)
+}
+
 /// Hostname, type and mode of each service of an import (for the import tool). Fails when
 /// there is no readable, non-empty `services` list or an item lacks hostname or type.
 pub fn import_services(content: &str) -> Result<Vec<ImportService>, Finding> {

@@ -23,7 +23,9 @@ impl State {
         self.project(scope, project_id)?;
         let body = State::body(req)?;
         let yaml_text = body.get("yaml").and_then(Value::as_str).unwrap_or("");
-        let doc = crate::ops::validate::yaml::parse(yaml_text)
+        let seed = self.counter;
+        let yaml_text = expand_random_strings(yaml_text, seed);
+        let doc = crate::ops::validate::yaml::parse(&yaml_text)
             .and_then(|d| d.to_json())
             .map_err(|e| {
                 error(
@@ -252,6 +254,45 @@ impl State {
     }
 }
 
+/// The one preprocessor function the simulator runs, the one recipes use for app keys:
+/// with `#yamlPreprocessor=on` first, each `<@generateRandomString(<N>)>` becomes N random
+/// letters and digits. Other functions stay as written.
+fn expand_random_strings(text: &str, seed: u64) -> String {
+    const OPEN: &str = "<@generateRandomString(<";
+    if !crate::ops::validate::preprocessor_on(text) {
+        return text.to_owned();
+    }
+    let mut state = seed ^ 0x9e37_79b9_7f4a_7c15;
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(OPEN) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + OPEN.len()..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        let length = after[..digits].parse::<usize>().ok().filter(|n| *n <= 1024);
+        match length.filter(|_| after[digits..].starts_with(">)>")) {
+            Some(length) => {
+                for _ in 0..length {
+                    // xorshift: plenty for made-up secrets in a simulation.
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    const CHARS: &[u8] =
+                        b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+                    out.push(char::from(CHARS[(state % 62) as usize]));
+                }
+                rest = &after[digits + 3..];
+            }
+            None => {
+                out.push_str(OPEN);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The scaling an imported service starts with, in the shape `PUT .../autoscaling` stores
 /// and the service GET returns: the import's `verticalAutoscaling` mapped to the API's
 /// names, and container counts by category. Runtimes take `minContainers`/`maxContainers`
@@ -394,5 +435,27 @@ mod tests {
             counts(json!({"minContainers": 2}), Category::SharedStorage, "HA"),
             Value::Null
         );
+    }
+
+    /// Only with the header on, only the well-formed function, each call its own value.
+    #[test]
+    fn random_strings_are_expanded_when_the_preprocessor_is_on() {
+        let body = "services:\n  - hostname: a\n    envSecrets:\n      K: <@generateRandomString(<32>)>\n      L: <@generateRandomString(<8>)>\n      M: <@generateRandomString(<x>)>\n";
+        let on = format!("#yamlPreprocessor=on\n{body}");
+        let expanded = expand_random_strings(&on, 7);
+        let value = |key: &str| {
+            expanded
+                .lines()
+                .find_map(|l| l.trim().strip_prefix(key))
+                .unwrap()
+                .to_owned()
+        };
+        let (k, l) = (value("K: "), value("L: "));
+        assert_eq!(k.len(), 32, "{expanded}");
+        assert_eq!(l.len(), 8, "{expanded}");
+        assert!(k.chars().all(|c| c.is_ascii_alphanumeric()), "{k}");
+        assert_ne!(&k[..8], l);
+        assert_eq!(value("M: "), "<@generateRandomString(<x>)>");
+        assert_eq!(expand_random_strings(body, 7), body);
     }
 }
