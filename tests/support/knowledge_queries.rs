@@ -900,6 +900,12 @@ pub const HELD_OUT: &[(&str, &[&str])] = &[
 /// sets above. Some of its misses were fixed by keywords and aliases, so it guards against
 /// regressions rather than measuring fresh queries.
 pub const AUDIT: &[(&str, &[&str])] = &[
+    // From the greenfield walkthrough (2026-11-26): an API code and a plain question.
+    ("serviceStackIsNotHttp", &["networking/subdomain"]),
+    (
+        "share database between two services",
+        &["guides/connect-database"],
+    ),
     (
         r#"npm ERR! Missing script: "build""#,
         &[
