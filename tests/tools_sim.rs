@@ -1059,6 +1059,22 @@ fn import_dry_run_calls_no_api_and_a_real_import_creates_the_services() {
         taken["hint"].as_str().unwrap().contains("override"),
         "{taken}"
     );
+    assert!(
+        !taken["hint"].as_str().unwrap().contains("reference"),
+        "{taken}"
+    );
+    // A taken database is better referenced than re-imported: the hint says how.
+    let db = expect_ok(&s.call(
+        "zerops_import",
+        json!({"content": "services:\n  - hostname: db\n    type: postgresql@16\n    mode: NON_HA\n", "dryRun": true}),
+    ));
+    assert!(
+        db["hint"]
+            .as_str()
+            .unwrap()
+            .contains("To use the existing db (data and all), leave it out of the YAML and reference its variables instead (${db_connectionString}"),
+        "{db}"
+    );
     let overridden = expect_ok(&s.call(
         "zerops_import",
         json!({"content": "services:\n  - hostname: api\n    type: nodejs@22\n    override: true\n", "dryRun": true}),

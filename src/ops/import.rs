@@ -149,8 +149,25 @@ pub fn dry_run(
     if !taken.is_empty() {
         result["valid"] = json!(false);
         result["hostnamesTaken"] = json!(taken);
+        // Re-importing a database is no way to share it: one already there is referenced.
+        let managed: Vec<&str> = services
+            .iter()
+            .filter(|s| s.managed && taken.contains(&s.hostname.as_str()))
+            .map(|s| s.hostname.as_str())
+            .collect();
+        let reuse = if managed.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " To use the existing {} (data and all), leave {} out of the YAML and reference {} variables instead (${{{}_connectionString}} ...).",
+                managed.join(", "),
+                if managed.len() == 1 { "it" } else { "them" },
+                if managed.len() == 1 { "its" } else { "their" },
+                managed[0]
+            )
+        };
         result["hint"] = json!(format!(
-            "The project already has {}: the import would refuse {} (serviceStackNameUnavailable). Pick other hostnames, delete those services first, or add `override: true` to those services in the YAML to re-import them.",
+            "The project already has {}: the import would refuse {} (serviceStackNameUnavailable). Pick other hostnames, delete those services first, or add `override: true` to those services in the YAML to re-import them.{reuse}",
             taken.join(", "),
             if taken.len() == 1 { "it" } else { "them" }
         ));
@@ -418,7 +435,7 @@ fn next_action(
             ),
         };
         format!(
-            "{who} for code: write zerops.yml with {setups}, call zerops_deploy, then zerops_subdomain enable for a public URL."
+            "{who} for code: write zerops.yml with {setups}, call zerops_deploy, then, for one that serves HTTP, zerops_subdomain enable for a public URL."
         )
     }
 }
