@@ -126,7 +126,22 @@ pub fn check(sink: &mut Sink, item: &Node, path: &str, peers: &Peers) {
             "priority" => {
                 shape::expect_int(sink, "I20", v, &p);
             }
-            "enableSubdomainAccess" | "startWithoutCode" | "override" => {
+            "enableSubdomainAccess" => {
+                shape::expect_bool(sink, "I20", v, &p);
+                // Only runtimes serve HTTP through a zerops.app subdomain.
+                if shape::go_bool(v) == Some(true)
+                    && kind.is_some_and(|k| k.is_service() || k == Kind::SharedStorage)
+                {
+                    sink.warn(
+                        "I21",
+                        &p,
+                        Pos::from(entry),
+                        "`enableSubdomainAccess` has an effect only on runtime services: a database, cache, search, queue or storage gets no zerops.app subdomain",
+                        "remove it; other services reach this one by hostname over the private network",
+                    );
+                }
+            }
+            "startWithoutCode" | "override" => {
                 shape::expect_bool(sink, "I20", v, &p);
             }
             "enableCdn" => {
