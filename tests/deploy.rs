@@ -750,6 +750,36 @@ fn demo_static_deploys_keep_their_web_server_port() {
     assert_eq!(enabled["status"], "enabled", "{enabled}");
 }
 
+/// The import's enableSubdomainAccess comes with the first active version or not at all:
+/// a first version without an HTTP port uses it up.
+#[test]
+fn demo_subdomain_requests_end_with_the_first_deploy() {
+    let mut s = Session::start_with(&demo_env(), &["--demo"]);
+    expect_ok(&s.call(
+        "zerops_import",
+        json!({"content": "services:\n  - hostname: wk\n    type: nodejs@22\n    enableSubdomainAccess: true\n"}),
+    ));
+    let web = ZEROPS_YML.replace("setup: api", "setup: wk");
+    let worker = web.replace(
+        "      ports:\n        - port: 3000\n          httpSupport: true\n",
+        "",
+    );
+    assert_ne!(worker, web);
+    for yml in [worker, web] {
+        let work = work_dir(Some(&yml), "");
+        let deployed = expect_ok(&s.call(
+            "zerops_deploy",
+            json!({"workingDir": work.path().display().to_string(), "serviceHostname": "wk"}),
+        ));
+        assert_eq!(deployed["status"], "DEPLOYED", "{deployed}");
+    }
+    let found = expect_ok(&s.call("zerops_discover", json!({"serviceHostname": "wk"})));
+    assert_eq!(
+        found["services"][0]["subdomain"]["enabled"], false,
+        "{found}"
+    );
+}
+
 /// As on the platform, an imported runtime knows its hostname, its first deploy gives it
 /// its subdomain address (`zeropsSubdomain`), and the import's `enableSubdomainAccess`
 /// turns the subdomain on with that deploy.
@@ -769,6 +799,11 @@ fn demo_first_deploys_publish_what_the_import_asked_for() {
         json!({"workingDir": work.path().display().to_string(), "serviceHostname": "nodeapp"}),
     ));
     assert_eq!(deployed["status"], "DEPLOYED", "{deployed}");
+    // The answer knows it too: the URL, not the advice to enable the subdomain.
+    assert_eq!(
+        deployed["url"], "https://nodeapp-1df2-3000.prg1.zerops.app",
+        "{deployed}"
+    );
     let found = expect_ok(&s.call("zerops_discover", json!({"serviceHostname": "nodeapp"})));
     assert_eq!(
         found["services"][0]["subdomain"]["enabled"], true,

@@ -1075,6 +1075,14 @@ fn import_dry_run_calls_no_api_and_a_real_import_creates_the_services() {
             .contains("To use the existing db (data and all), leave it out of the YAML and reference its variables instead (${db_connectionString}"),
         "{db}"
     );
+    // A storage is used by its own variables, not a connection string.
+    let storage = expect_ok(&s.call(
+        "zerops_import",
+        json!({"content": "services:\n  - hostname: storage\n    type: object-storage\n    objectStorageSize: 2\n", "dryRun": true}),
+    ));
+    let hint = storage["hint"].as_str().unwrap();
+    assert!(hint.contains("${storage_apiUrl}"), "{storage}");
+    assert!(!hint.contains("connectionString"), "{storage}");
     let overridden = expect_ok(&s.call(
         "zerops_import",
         json!({"content": "services:\n  - hostname: api\n    type: nodejs@22\n    override: true\n", "dryRun": true}),
@@ -1281,6 +1289,12 @@ fn import_warns_of_references_that_cannot_resolve() {
             "{warnings:?}"
         );
     }
+    // `${my_key}` beside a variable my_key of the same service is no reference to 'my'.
+    let own = expect_ok(&s.call(
+        "zerops_import",
+        json!({"content": "services:\n  - hostname: w5\n    type: nodejs@22\n    envSecrets:\n      my_key: abc\n      X: ${my_key}\n", "dryRun": true}),
+    ));
+    assert!(own.get("referenceWarnings").is_none(), "{own}");
 }
 
 /// A service whose creation process fails is not reported as created: its line says

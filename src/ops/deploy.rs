@@ -821,11 +821,18 @@ pub fn deploy(
     if matches!(version.status.as_str(), "ACTIVE" | "BACKUP") && !pipeline_failed(&version) {
         result["status"] = json!("DEPLOYED");
         result["appVersionStatus"] = json!(version.status);
-        // Subdomain state as read before the push (a deploy does not change it); the URL
-        // is built as discover builds it.
+        // Subdomain state as read before the push: a later deploy does not change it, but
+        // a first one switches on what the import asked for (enableSubdomainAccess), so
+        // that one reads the service again. The URL is built as discover builds it.
+        let mut service = plan.service.clone();
+        if service.status == "READY_TO_DEPLOY"
+            && let Ok(fresh) = session.client.get_service(&service.id)
+        {
+            service = fresh;
+        }
         let mut next = "if it needs a public URL, call zerops_subdomain enable.";
-        if plan.service.subdomain_access
-            && let Some(url) = super::subdomain::url_of(session, &plan.service)
+        if service.subdomain_access
+            && let Some(url) = super::subdomain::url_of(session, &service)
         {
             result["url"] = Value::String(url);
             next = "it is public at the address in url.";

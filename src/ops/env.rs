@@ -566,18 +566,16 @@ pub fn import_reference_warnings(
             });
         }
     }
-    // One call for all services, so a referenced service's variables are read once: each
-    // key carries its service's hostname, which leads its warnings.
-    let pairs: Vec<(String, String)> = imported
+    // One call per service, with its own keys as they are: `${my_key}` names its own
+    // variable, which is no reference to a service 'my'.
+    imported
         .iter()
         .flat_map(|service| {
-            service
-                .env
-                .iter()
-                .map(|(key, value)| (format!("{}: {key}", service.hostname), value.clone()))
+            unknown_references(session, &service.env, &[], Some(known.clone()))
+                .into_iter()
+                .map(|warning| format!("{}: {warning}", service.hostname))
         })
-        .collect();
-    unknown_references(session, &pairs, &[], Some(known))
+        .collect()
 }
 
 /// What a deploy's zerops.yml `run.envVariables` (`pairs`) would meet on `service`: the

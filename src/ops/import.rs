@@ -149,23 +149,13 @@ pub fn dry_run(
     if !taken.is_empty() {
         result["valid"] = json!(false);
         result["hostnamesTaken"] = json!(taken);
-        // Re-importing a database is no way to share it: one already there is referenced.
-        let managed: Vec<&str> = services
+        // Re-importing a database or a storage is no way to share it: one already there is
+        // used as it is, each kind its own way.
+        let reuse: String = services
             .iter()
             .filter(|s| s.managed && taken.contains(&s.hostname.as_str()))
-            .map(|s| s.hostname.as_str())
+            .map(|s| format!(" {}", how_to_reuse(&s.hostname, &s.service_type)))
             .collect();
-        let reuse = if managed.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " To use the existing {} (data and all), leave {} out of the YAML and reference {} variables instead (${{{}_connectionString}} ...).",
-                managed.join(", "),
-                if managed.len() == 1 { "it" } else { "them" },
-                if managed.len() == 1 { "its" } else { "their" },
-                managed[0]
-            )
-        };
         result["hint"] = json!(format!(
             "The project already has {}: the import would refuse {} (serviceStackNameUnavailable). Pick other hostnames, delete those services first, or add `override: true` to those services in the YAML to re-import them.{reuse}",
             taken.join(", "),
@@ -188,6 +178,20 @@ fn add_reference_warnings(
     if !warnings.is_empty() {
         result["referenceWarnings"] = json!(warnings);
     }
+}
+
+/// How an app uses an existing managed service or storage instead of importing it again.
+fn how_to_reuse(hostname: &str, service_type: &str) -> String {
+    let how = if service_type.starts_with("shared") {
+        format!("mount it instead (`mount: [{hostname}]` on the runtimes that use it)")
+    } else if service_type.starts_with("object") {
+        format!(
+            "reference its variables instead (${{{hostname}_apiUrl}}, ${{{hostname}_accessKeyId}}, ${{{hostname}_secretAccessKey}}, ...)"
+        )
+    } else {
+        format!("reference its variables instead (${{{hostname}_connectionString}}, ...)")
+    };
+    format!("To use the existing {hostname} (data and all), leave it out of the YAML and {how}.")
 }
 
 /// How long to wait for hostnames that are still being deleted.

@@ -267,19 +267,19 @@ fn has_web_server(service: &ServiceStack) -> bool {
 /// Why a log cannot exist whatever the filters, said at once rather than "widen since":
 /// any log of a service never deployed, or web server lines of one that runs no Nginx.
 fn no_such_log(service: &ServiceStack, web_server: bool, nginx: bool) -> Option<String> {
-    if service.status == "READY_TO_DEPLOY" {
-        return Some(format!(
-            "'{}' has no code deployed yet, so it has no log: deploy it with zerops_deploy.",
-            service.name
-        ));
-    }
+    // The lasting reason first: a deploy would not give this service web server lines.
     if web_server && !nginx {
         return Some(format!(
             "'{}' ({}) runs no web server of its own: webServer reads the web server of static, Nginx and PHP services; leave it out for the app's own output.",
             service.name, service.type_info.version_name
         ));
     }
-    None
+    (service.status == "READY_TO_DEPLOY").then(|| {
+        format!(
+            "'{}' has no code deployed yet, so it has no log: deploy it with zerops_deploy.",
+            service.name
+        )
+    })
 }
 
 /// Why nothing was found, offering only what would change the answer: an agent retries
@@ -362,6 +362,12 @@ mod tests {
             let why = no_such_log(&fresh, web_server, true).unwrap();
             assert!(why.contains("no code deployed yet"), "{why}");
         }
+        // A Node.js service never deployed still has no web server to deploy for.
+        let fresh_node = service("nodejs@22", "READY_TO_DEPLOY");
+        let why = no_such_log(&fresh_node, true, false).unwrap();
+        assert!(why.contains("runs no web server"), "{why}");
+        let why = no_such_log(&fresh_node, false, false).unwrap();
+        assert!(why.contains("no code deployed yet"), "{why}");
     }
 
     #[test]

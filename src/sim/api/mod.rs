@@ -351,10 +351,12 @@ impl State {
                     sensitive: false,
                 });
             }
-            if std::mem::take(&mut service.subdomain_on_first_deploy) {
+            if service.subdomain_on_first_deploy {
                 service.subdomain_access = true;
             }
         }
+        // Asked for at import, it comes with the first active version or not at all.
+        service.subdomain_on_first_deploy = false;
     }
 
     /// Starts a process with the configured duration.
