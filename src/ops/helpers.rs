@@ -285,6 +285,14 @@ pub fn parse_since(text: &str, now: SystemTime) -> Result<SystemTime, PlatformEr
     Ok(now - Duration::from_secs(seconds))
 }
 
+/// Whether a service type's base runs a web server of its own (static, Nginx, PHP with
+/// Nginx or Apache): it serves port 80 with no `run.ports`, and its lines are what
+/// `zerops_logs webServer` reads. Judged by the validator's type catalog.
+pub fn runs_web_server(version_name: &str) -> bool {
+    use super::validate::catalog;
+    catalog::family(catalog::split(version_name).name).is_some_and(|f| f.kind.has_web_server())
+}
+
 /// A process as the agent sees it.
 pub fn process_json(process: &Process) -> Value {
     let mut map = Map::new();

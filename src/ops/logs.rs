@@ -259,9 +259,7 @@ severity reaches further back).";
 /// Whether the service's base runs a web server whose lines `webServer` reads (static,
 /// Nginx, PHP).
 fn has_web_server(service: &ServiceStack) -> bool {
-    ["static", "php", "nginx"]
-        .iter()
-        .any(|t| service.type_info.version_name.starts_with(t))
+    super::helpers::runs_web_server(&service.type_info.version_name)
 }
 
 /// Why a log cannot exist whatever the filters, said at once rather than "widen since":

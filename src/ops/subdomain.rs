@@ -48,10 +48,7 @@ pub(super) fn url_of(session: &Session, service: &ServiceStack) -> Option<String
 fn no_http_port_yet(service: &ServiceStack) -> String {
     let version = &service.type_info.version_name;
     // Their base's web server serves port 80 by itself: zerops.yml needs no port for it.
-    if ["static", "nginx", "php-nginx", "php-apache"]
-        .iter()
-        .any(|t| version == t || version.starts_with(&format!("{t}@")))
-    {
+    if super::helpers::runs_web_server(version) {
         return format!(
             "'{}' ({version}) serves HTTP on port 80 once a deployed version runs: if it has none yet, deploy it (zerops_deploy), then enable the subdomain; right after a deploy, wait a few seconds and retry.",
             service.name

@@ -317,7 +317,7 @@ impl State {
         if let Some((mut ports, envs)) = run {
             // A base with its own web server (static, Nginx, PHP) serves port 80 with no
             // run.ports of the setup's.
-            if ports.is_empty() && serves_port_80(&service.version_name) {
+            if ports.is_empty() && crate::ops::helpers::runs_web_server(&service.version_name) {
                 ports.push(crate::sim::model::PortRec {
                     port: 80,
                     protocol: "tcp".into(),
@@ -616,12 +616,4 @@ impl State {
         membership["client"]["id"] = json!(self.client_id);
         ok(info)
     }
-}
-
-/// Types whose base runs a web server on port 80 without being told (static, Nginx, PHP
-/// with Nginx or Apache).
-fn serves_port_80(version_name: &str) -> bool {
-    ["static", "nginx", "php-nginx", "php-apache"]
-        .iter()
-        .any(|t| version_name == *t || version_name.starts_with(&format!("{t}@")))
 }
