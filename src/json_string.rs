@@ -12,6 +12,14 @@
 pub fn push_json_string(out: &mut String, text: &str) {
     out.reserve(text.len() + 2);
     out.push('"');
+    push_json_body(out, text);
+    out.push('"');
+}
+
+/// [`push_json_string`] without the quotes. Escaping works byte by byte, so the body of a
+/// concatenation is the concatenation of the bodies: a text escaped in pieces (some of
+/// them escaped ahead of time) equals the text escaped whole.
+pub fn push_json_body(out: &mut String, text: &str) {
     let bytes = text.as_bytes();
     // `start..i` is the clean run not yet copied.
     let mut start = 0;
@@ -39,7 +47,6 @@ pub fn push_json_string(out: &mut String, text: &str) {
         }
     }
     out.push_str(&text[start..]);
-    out.push('"');
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -99,6 +106,19 @@ mod tests {
                     "byte {byte:#04x} at {offset}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn a_body_escaped_in_pieces_equals_the_whole() {
+        let text = "{\"a\":\"x\\ny\u{1}\"}\u{1F680}\"\"";
+        let whole = escaped(text);
+        for cut in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+            let mut pieces = String::from("\"");
+            push_json_body(&mut pieces, &text[..cut]);
+            push_json_body(&mut pieces, &text[cut..]);
+            pieces.push('"');
+            assert_eq!(pieces, whole, "cut at {cut}");
         }
     }
 

@@ -107,68 +107,120 @@ impl Index {
                     .collect()
             })
             .collect();
-        Index::from_ids(ids, &docs, fields)
+        Index::from_ids(ids, docs.len(), fields, &|d, f, out| {
+            if let Some(terms) = docs[d].get(f) {
+                out.extend_from_slice(terms);
+            }
+        })
     }
 
     /// [`Index::build`] for terms already interned into `ids` (with [`intern`]):
-    /// `docs[d][f]` holds term ids.
-    pub fn from_ids(ids: WordMap<u32>, docs: &[Vec<Vec<u32>>], fields: &[Field]) -> Index {
+    /// `field_terms(d, f, out)` appends the term ids of field `f` of document `d` to `out`
+    /// (in any order). Asking for the terms instead of taking them as a list lets the store
+    /// hand them over from what it keeps anyway, and the build keeps no (term, document)
+    /// list beside the postings: its transient memory stays in the resident size after.
+    pub fn from_ids(
+        ids: WordMap<u32>,
+        docs: usize,
+        fields: &[Field],
+        field_terms: &dyn Fn(usize, usize, &mut Vec<u32>),
+    ) -> Index {
         let terms = ids.len();
-        // (term, doc, weight) for every field in turn; a stable sort by (term, doc) then
-        // keeps the fields in order, so each sum is taken in the same order every build.
-        let mut entries: Vec<(u32, u32, f64)> = Vec::new();
-        let mut df = vec![0u32; terms];
         let mut sorted: Vec<u32> = Vec::new();
-        for (f, &Field { boost, b }) in fields.iter().enumerate() {
-            let field = |d: usize| docs[d].get(f).map_or(&[][..], Vec::as_slice);
-            let total: usize = (0..docs.len()).map(|d| field(d).len()).sum();
-            let average = total as f64 / docs.len().max(1) as f64;
-            // (term, doc, tf) of this field, and how many documents have each term in it.
-            let mut counts: Vec<(u32, u32, u32)> = Vec::new();
-            df.iter_mut().for_each(|n| *n = 0);
-            for d in 0..docs.len() {
-                let doc_id = u32::try_from(d).unwrap_or(u32::MAX);
-                sorted.clear();
-                sorted.extend_from_slice(field(d));
-                sorted.sort_unstable();
+        // The terms of one field of one document, sorted, so equal terms form runs.
+        let read = |d: usize, f: usize, sorted: &mut Vec<u32>| {
+            sorted.clear();
+            field_terms(d, f, sorted);
+            sorted.sort_unstable();
+        };
+        // Per field: how many documents have each term in it, and each document's length.
+        let mut df = vec![vec![0u32; terms]; fields.len()];
+        let mut lens = vec![vec![0usize; docs]; fields.len()];
+        for (f, (df, lens)) in df.iter_mut().zip(&mut lens).enumerate() {
+            for (d, len) in lens.iter_mut().enumerate() {
+                read(d, f, &mut sorted);
+                *len = sorted.len();
                 for run in sorted.chunk_by(|a, b| a == b) {
-                    let tf = u32::try_from(run.len()).unwrap_or(u32::MAX);
-                    counts.push((run[0], doc_id, tf));
                     if let Some(n) = df.get_mut(run[0] as usize) {
                         *n += 1;
                     }
                 }
             }
-            for (term, doc, tf) in counts {
-                let containing = df.get(term as usize).copied().unwrap_or(1) as usize;
-                let len = field(doc as usize).len() as f64;
-                let weight =
-                    boost * idf(docs.len(), containing) * tf_part(f64::from(tf), len, average, b);
-                entries.push((term, doc, weight));
-            }
         }
-        crate::order::sort_by_key(&mut entries, |e| (e.0, e.1));
-        let mut index = Index {
-            ids,
-            starts: Vec::with_capacity(terms + 1),
-            postings: Vec::with_capacity(entries.len()),
-            docs: docs.len(),
-        };
-        let mut entries = entries.into_iter().peekable();
-        for term in 0..terms {
-            let from = index.postings.len();
-            index.starts.push(u32::try_from(from).unwrap_or(u32::MAX));
-            while let Some((_, doc, weight)) = entries.next_if(|e| e.0 as usize == term) {
-                // A term in several fields of one document: one posting, the sum.
-                match index.postings[from..].last_mut() {
-                    Some(last) if last.doc == doc => last.weight += weight,
-                    _ => index.postings.push(Posting { doc, weight }),
+        let averages: Vec<f64> = lens
+            .iter()
+            .map(|lens| lens.iter().sum::<usize>() as f64 / docs.max(1) as f64)
+            .collect();
+        // One document's terms with their boosted weights summed over the fields, in field
+        // order (so every build adds the same numbers in the same order), sorted by term.
+        let mut sums = vec![0.0f64; terms];
+        let mut seen = vec![false; terms];
+        let mut touched: Vec<u32> = Vec::new();
+        let mut weigh = |d: usize, out: &mut Vec<(u32, f64)>| {
+            out.clear();
+            for (f, &Field { boost, b }) in fields.iter().enumerate() {
+                read(d, f, &mut sorted);
+                let len = lens[f][d] as f64;
+                for run in sorted.chunk_by(|a, b| a == b) {
+                    let term = run[0] as usize;
+                    let (Some(sum), Some(seen)) = (sums.get_mut(term), seen.get_mut(term)) else {
+                        continue;
+                    };
+                    let containing = df[f].get(term).copied().unwrap_or(1) as usize;
+                    let tf = run.len() as f64;
+                    *sum += boost * idf(docs, containing) * tf_part(tf, len, averages[f], b);
+                    if !*seen {
+                        *seen = true;
+                        touched.push(run[0]);
+                    }
                 }
             }
+            touched.sort_unstable();
+            for term in touched.drain(..) {
+                let slot = term as usize;
+                out.push((term, sums[slot]));
+                sums[slot] = 0.0;
+                seen[slot] = false;
+            }
+        };
+        // Two passes over the documents: the first counts each term's postings, the second
+        // writes them in place (documents in order, so each term's list is sorted by doc).
+        let mut weights: Vec<(u32, f64)> = Vec::new();
+        let mut counts = vec![0u32; terms + 1];
+        for d in 0..docs {
+            weigh(d, &mut weights);
+            for &(term, _) in &weights {
+                counts[term as usize + 1] += 1;
+            }
         }
-        let end = index.postings.len();
-        index.starts.push(u32::try_from(end).unwrap_or(u32::MAX));
-        index
+        for t in 0..terms {
+            counts[t + 1] += counts[t];
+        }
+        let starts = counts;
+        let mut next = starts.clone();
+        let total = starts.last().copied().unwrap_or(0) as usize;
+        let mut postings = vec![
+            Posting {
+                doc: 0,
+                weight: 0.0
+            };
+            total
+        ];
+        for d in 0..docs {
+            weigh(d, &mut weights);
+            let doc = u32::try_from(d).unwrap_or(u32::MAX);
+            for &(term, weight) in &weights {
+                let slot = &mut next[term as usize];
+                postings[*slot as usize] = Posting { doc, weight };
+                *slot += 1;
+            }
+        }
+        Index {
+            ids,
+            starts,
+            postings,
+            docs,
+        }
     }
 
     /// Number of documents indexed.

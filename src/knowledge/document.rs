@@ -80,17 +80,19 @@ pub struct Extract {
 impl Document {
     /// Parses `markdown` found at `path` (`services/postgresql`, no extension).
     pub fn parse(path: &str, markdown: &str) -> Result<Document, DocumentError> {
-        Document::parse_extracted(path, markdown, &extract(body_of(markdown)).see_also)
+        let see_also = extract(body_of(markdown)).see_also;
+        Document::parse_extracted(path, markdown.to_owned(), see_also)
     }
 
     /// [`Document::parse`] with the See Also list already extracted (the embedded documents
-    /// are extracted by build.rs, so the binary carries no markdown parser).
+    /// are extracted by build.rs, so the binary carries no markdown parser). Takes the
+    /// markdown by value: the document keeps it, and the store builds no second copy.
     pub fn parse_extracted(
         path: &str,
-        markdown: &str,
-        see_also: &[String],
+        markdown: String,
+        see_also: Vec<String>,
     ) -> Result<Document, DocumentError> {
-        let (front, _) = split_front_matter(path, markdown)?;
+        let (front, _) = split_front_matter(path, &markdown)?;
         let mut title = String::new();
         let mut description = String::new();
         let mut keywords = Vec::new();
@@ -127,8 +129,8 @@ impl Document {
             title,
             description,
             keywords,
-            markdown: markdown.to_owned(),
-            see_also: see_also.to_vec(),
+            markdown,
+            see_also,
         })
     }
 

@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 
 use serde::Serialize;
 
-use crate::json_string::push_json_string;
+use crate::json_string::{push_json_body, push_json_string};
 
 pub use document::{CodeBlock, Document, DocumentError, Extract, URI_PREFIX};
 
@@ -83,76 +83,108 @@ impl SearchResponse {
     /// together), written by hand: the size-optimised build's serde_json escapes a byte
     /// per step, and the answer carries a whole document (see [`crate::json_string`]).
     pub fn to_json(&self) -> String {
+        self.to_json_and_literal(None).0
+    }
+
+    /// [`SearchResponse::to_json`], and beside it that JSON as a string literal (the text
+    /// block of the tool's result), written in the same pass. `content` is the top
+    /// result's document in both forms, from [`Store::content_literals`]: the document is
+    /// most of the answer, and this way it is not escaped twice on every search.
+    pub fn to_json_and_literal(&self, content: Option<&Literals>) -> (String, String) {
         let top_len = self.top_result.as_ref().map_or(0, |top| top.content.len());
-        let mut out = String::with_capacity(512 + top_len + top_len / 8 + self.results.len() * 400);
-        out.push('{');
+        let size = 512 + top_len + top_len / 8 + self.results.len() * 400;
+        let mut out = Twin {
+            json: String::with_capacity(size),
+            literal: String::with_capacity(size + size / 4),
+        };
+        out.literal.push('"');
+        out.raw("{");
         if let Some(expanded) = &self.expanded_query {
-            push_members(&mut out, &[("expandedQuery", expanded)]);
-            out.push(',');
+            out.member("expandedQuery", expanded);
+            out.raw(",");
         }
-        push_members(&mut out, &[("query", &self.query)]);
-        out.push_str(",\"results\":");
-        push_array(&mut out, &self.results, |out, hit| {
-            out.push_str("{\"score\":");
+        out.member("query", &self.query);
+        out.raw(",\"results\":[");
+        for (i, hit) in self.results.iter().enumerate() {
+            out.raw(if i > 0 { ",{\"score\":" } else { "{\"score\":" });
             match serde_json::Number::from_f64(hit.score) {
-                Some(score) => out.push_str(&score.to_string()),
-                None => out.push_str("null"),
+                Some(score) => out.raw(&score.to_string()),
+                None => out.raw("null"),
             }
-            out.push(',');
-            push_members(
-                out,
-                &[
-                    ("snippet", &hit.snippet),
-                    ("title", &hit.title),
-                    ("uri", &hit.uri),
-                ],
-            );
-            out.push('}');
-        });
-        out.push_str(",\"suggestions\":");
-        push_array(&mut out, &self.suggestions, |out, suggestion| {
-            push_json_string(out, suggestion);
-        });
+            out.raw(",");
+            out.member("snippet", &hit.snippet);
+            out.raw(",");
+            out.member("title", &hit.title);
+            out.raw(",");
+            out.member("uri", &hit.uri);
+            out.raw("}");
+        }
+        out.raw("],\"suggestions\":[");
+        for (i, suggestion) in self.suggestions.iter().enumerate() {
+            if i > 0 {
+                out.raw(",");
+            }
+            out.string(suggestion);
+        }
+        out.raw("]");
         if let Some(top) = &self.top_result {
-            out.push_str(",\"topResult\":{");
-            push_members(
-                &mut out,
-                &[
-                    ("content", &top.content),
-                    ("title", &top.title),
-                    ("uri", &top.uri),
-                ],
-            );
-            out.push('}');
+            out.raw(",\"topResult\":{\"content\":");
+            match content {
+                Some(content) => {
+                    out.json.push_str(&content.once);
+                    out.literal.push_str(&content.twice);
+                }
+                None => out.string(&top.content),
+            }
+            out.raw(",");
+            out.member("title", &top.title);
+            out.raw(",");
+            out.member("uri", &top.uri);
+            out.raw("}");
         }
-        out.push('}');
-        out
+        out.raw("}");
+        out.literal.push('"');
+        (out.json, out.literal)
     }
 }
 
-/// `"key":"value"` pairs joined by commas (keys are plain identifiers, written as they are).
-fn push_members(out: &mut String, members: &[(&str, &str)]) {
-    for (i, (key, value)) in members.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push('"');
-        out.push_str(key);
-        out.push_str("\":");
-        push_json_string(out, value);
-    }
+/// A document's markdown as a JSON string literal (`once`, quotes included) and that
+/// literal escaped again (`twice`, without quotes), as they sit in a tool result's
+/// structured content and text block.
+#[derive(Debug)]
+pub struct Literals {
+    once: String,
+    twice: String,
 }
 
-/// `[item,item,...]`, each item written by `write`.
-fn push_array<T>(out: &mut String, items: &[T], mut write: impl FnMut(&mut String, &T)) {
-    out.push('[');
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        write(out, item);
+/// JSON being written together with its own string literal (without the closing quote
+/// until the end): every piece goes into `json` and, escaped, into `literal`.
+struct Twin {
+    json: String,
+    literal: String,
+}
+
+impl Twin {
+    /// JSON syntax or an already encoded value.
+    fn raw(&mut self, piece: &str) {
+        self.json.push_str(piece);
+        push_json_body(&mut self.literal, piece);
     }
-    out.push(']');
+
+    /// A string value.
+    fn string(&mut self, value: &str) {
+        let from = self.json.len();
+        push_json_string(&mut self.json, value);
+        push_json_body(&mut self.literal, &self.json[from..]);
+    }
+
+    /// `"key":"value"` (keys are plain identifiers, written as they are).
+    fn member(&mut self, key: &str, value: &str) {
+        self.raw("\"");
+        self.raw(key);
+        self.raw("\":");
+        self.string(value);
+    }
 }
 
 /// What the store keeps per document besides the [`Document`] itself.
@@ -161,6 +193,8 @@ struct Entry {
     text: String,
     /// Every term of `text` with its span, sorted by (term id, start).
     occurrences: Vec<(u32, u32, u32)>,
+    /// The markdown escaped for a tool result, made when the document is first a top result.
+    literals: OnceLock<Literals>,
 }
 
 /// Every document and the index over them.
@@ -334,7 +368,7 @@ impl Store {
     pub fn from_extracted(files: Vec<(String, String, Extract)>) -> Store {
         let mut documents: Vec<(Document, String)> = Vec::with_capacity(files.len());
         for (path, markdown, extract) in files {
-            match Document::parse_extracted(&path, &markdown, &extract.see_also) {
+            match Document::parse_extracted(&path, markdown, extract.see_also) {
                 Ok(doc) if documents.iter().any(|(d, _)| d.uri == doc.uri) => {
                     crate::warn!("knowledge", "{path}: duplicate document; skipped");
                 }
@@ -349,7 +383,8 @@ impl Store {
         // occurrence, which keeps the build's transient memory (and so the resident size
         // of the process afterwards) small.
         let mut ids = bm25::WordMap::default();
-        let mut fields: Vec<Vec<Vec<u32>>> = Vec::with_capacity(documents.len());
+        // Title and keyword term ids per document (the content's are in its occurrences).
+        let mut named_fields: Vec<[Vec<u32>; 2]> = Vec::with_capacity(documents.len());
         let mut entries: Vec<Entry> = Vec::with_capacity(documents.len());
         // Title/keyword stems with the word first seen for each (for typo fixes).
         let mut readable: HashMap<String, String> = HashMap::new();
@@ -374,18 +409,20 @@ impl Store {
                     occurrences.push((bm25::intern(&mut ids, term), start, end));
                 }
             });
-            let [title, keywords] = named;
-            fields.push(vec![
-                title,
-                keywords,
-                occurrences.iter().map(|o| o.0).collect(),
-            ]);
+            named_fields.push(named);
             crate::order::sort(&mut occurrences);
             occurrences.shrink_to_fit();
-            entries.push(Entry { text, occurrences });
+            entries.push(Entry {
+                text,
+                occurrences,
+                literals: OnceLock::new(),
+            });
         }
-        let index = bm25::Index::from_ids(ids, &fields, &FIELDS);
-        drop(fields);
+        let index = bm25::Index::from_ids(ids, entries.len(), &FIELDS, &|d, f, out| match f {
+            0 | 1 => out.extend_from_slice(&named_fields[d][f]),
+            _ => out.extend(entries[d].occurrences.iter().map(|o| o.0)),
+        });
+        drop(named_fields);
         let lexicon = query::Lexicon::new(
             documents
                 .iter()
@@ -422,6 +459,22 @@ impl Store {
             .binary_search_by(|d| d.uri.as_str().cmp(uri))
             .ok()
             .map(|i| &self.documents[i])
+    }
+
+    /// The markdown of the document at `uri` in the two escaped forms a search answer
+    /// carries it in, made on first use and kept.
+    pub fn content_literals(&self, uri: &str) -> Option<&Literals> {
+        let at = self
+            .documents
+            .binary_search_by(|d| d.uri.as_str().cmp(uri))
+            .ok()?;
+        Some(self.entries[at].literals.get_or_init(|| {
+            let mut once = String::new();
+            push_json_string(&mut once, &self.documents[at].markdown);
+            let mut twice = String::with_capacity(once.len() + once.len() / 4);
+            push_json_body(&mut twice, &once);
+            Literals { once, twice }
+        }))
     }
 
     /// Ranks the documents for `query` and returns at most `limit` hits, the best one in

@@ -223,12 +223,20 @@ fn direct_serialisation_writes_the_same_bytes_as_a_sorted_value() {
         "qqqxyzzy",
     ] {
         let response = store.search(query, 20);
-        assert_eq!(
-            response.to_json(),
-            serde_json::to_string(&response).unwrap(),
-            "{query}"
-        );
+        let json = serde_json::to_string(&response).unwrap();
+        assert_eq!(response.to_json(), json, "{query}");
+        // The tool's text block: the same JSON as a string literal, whether the top
+        // document's escaped forms come from the cache or are escaped on the spot.
+        let literal = serde_json::to_string(&json).unwrap();
+        let cached = (response.top_result.as_ref()).and_then(|t| store.content_literals(&t.uri));
+        assert_eq!(cached.is_some(), response.top_result.is_some(), "{query}");
+        for content in [cached, None] {
+            let (written, written_literal) = response.to_json_and_literal(content);
+            assert_eq!(written, json, "{query}");
+            assert_eq!(written_literal, literal, "{query}");
+        }
     }
+    assert!(store.content_literals("zerops://docs/no/such").is_none());
 }
 
 #[test]

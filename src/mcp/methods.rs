@@ -236,11 +236,18 @@ pub(crate) fn tools_call(shared: &Shared, call: &Call<'_>) -> Result<String, Err
         stamp_modern(shared, &mut result, false);
     }
     let text = output.text.as_str();
+    let literal = output.literal.as_deref();
     let mut members: Vec<Member<'_>> = vec![(
         "content",
         Box::new(|body: &mut String| {
             body.push_str("[{\"text\":");
-            json_string::push_json_string(body, text);
+            match literal {
+                Some(literal) => {
+                    debug_assert_eq!(Some(literal), serde_json::to_string(text).ok().as_deref());
+                    body.push_str(literal);
+                }
+                None => json_string::push_json_string(body, text),
+            }
             body.push_str(",\"type\":\"text\"}]");
         }),
     )];

@@ -80,6 +80,9 @@ pub struct ToolOutput {
     /// one copy as text (not a `Value` serialised twice) halves the cost of large results.
     pub structured: bool,
     pub is_error: bool,
+    /// `text` already written as a JSON string literal (quotes included), when the tool
+    /// could build it for less than escaping the text costs (see [`ToolOutput::json_text_with_literal`]).
+    pub literal: Option<String>,
 }
 
 impl ToolOutput {
@@ -95,6 +98,17 @@ impl ToolOutput {
             text: json,
             structured: true,
             is_error: false,
+            literal: None,
+        }
+    }
+
+    /// [`ToolOutput::json_text`] with the text block ready: `literal` must be exactly what
+    /// [`crate::json_string::push_json_string`] writes for `json`. A tool whose answer
+    /// repeats large cached pieces (a whole document) escapes each piece once, ever.
+    pub fn json_text_with_literal(json: String, literal: String) -> ToolOutput {
+        ToolOutput {
+            literal: Some(literal),
+            ..ToolOutput::json_text(json)
         }
     }
 
@@ -105,6 +119,7 @@ impl ToolOutput {
             text: value.to_string(),
             structured: false,
             is_error: true,
+            literal: None,
         }
     }
 
@@ -114,6 +129,7 @@ impl ToolOutput {
             text: text.into(),
             structured: false,
             is_error: false,
+            literal: None,
         }
     }
 }

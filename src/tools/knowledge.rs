@@ -70,9 +70,12 @@ fn search(arguments: &Value) -> ToolOutput {
         .and_then(Value::as_u64)
         .unwrap_or(5)
         .clamp(1, 20);
-    let response = knowledge::store().search(query, usize::try_from(limit).unwrap_or(5));
+    let store = knowledge::store();
+    let response = store.search(query, usize::try_from(limit).unwrap_or(5));
+    let content = (response.top_result.as_ref()).and_then(|top| store.content_literals(&top.uri));
+    let (json, literal) = response.to_json_and_literal(content);
     success_of_json(
-        response.to_json(),
+        (json, Some(literal)),
         &response,
         Keep::Head,
         "lower `limit`, or read a document in full as a resource (zerops://docs/...)",

@@ -115,16 +115,19 @@ pub fn success_of<T: Serialize>(result: &T, keep: Keep, hint: &str) -> ToolOutpu
 }
 
 /// [`success_of`] for a result that writes its own compact JSON: `json` must be the bytes
-/// serde_json writes for `result`. Used as it is when it fits; otherwise `result` is cut
-/// down as usual.
+/// serde_json writes for `result`, and `literal`, if given, those bytes as a JSON string
+/// literal. Used as they are when they fit; otherwise `result` is cut down as usual.
 pub fn success_of_json<T: Serialize>(
-    json: String,
+    (json, literal): (String, Option<String>),
     result: &T,
     keep: Keep,
     hint: &str,
 ) -> ToolOutput {
     if json.len() <= MAX_RESULT_BYTES {
-        ToolOutput::json_text(json)
+        match literal {
+            Some(literal) => ToolOutput::json_text_with_literal(json, literal),
+            None => ToolOutput::json_text(json),
+        }
     } else {
         success_of(result, keep, hint)
     }
@@ -484,15 +487,28 @@ mod tests {
     #[test]
     fn self_written_json_is_used_as_is_unless_it_is_too_big() {
         let small = json!({"b": 1, "a": "x"});
-        let out = success_of_json(small.to_string(), &small, Keep::Head, "h");
+        let out = success_of_json((small.to_string(), None), &small, Keep::Head, "h");
         assert_eq!(out.text, small.to_string());
-        assert!(out.structured && !out.is_error);
+        assert!(out.structured && !out.is_error && out.literal.is_none());
+        // A literal written beside the JSON is kept for the text block.
+        let literal = serde_json::to_string(&small.to_string()).unwrap();
+        let out = success_of_json(
+            (small.to_string(), Some(literal.clone())),
+            &small,
+            Keep::Head,
+            "h",
+        );
+        assert_eq!(out.literal.as_deref(), Some(literal.as_str()));
         // Too big: cut down like any other result, and the cut is recorded.
         let big = json!({"items": vec!["y".repeat(100); 2000]});
-        let out = success_of_json(big.to_string(), &big, Keep::Head, "lower `limit`");
+        let out = success_of_json((big.to_string(), None), &big, Keep::Head, "lower `limit`");
         assert!(out.text.len() <= MAX_RESULT_BYTES, "{}", out.text.len());
         let body: Value = serde_json::from_str(&out.text).unwrap();
         assert_eq!(body["truncated"]["hint"], "lower `limit`");
+        // The cut text is escaped afresh: a literal of the uncut JSON would not match it.
+        let literal = serde_json::to_string(&big.to_string()).unwrap();
+        let out = success_of_json((big.to_string(), Some(literal)), &big, Keep::Head, "h");
+        assert!(out.literal.is_none() && out.text.len() <= MAX_RESULT_BYTES);
     }
 
     #[test]
