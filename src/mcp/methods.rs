@@ -129,12 +129,15 @@ pub(crate) fn tools_list(shared: &Shared, call: &Call<'_>) -> Result<String, Err
             (true, true) => (2, true, true),
         };
     let tools = shared.tools_cache[slot].get_or_init(|| {
-        let list: Vec<Value> = shared
-            .tools
-            .iter()
-            .map(|tool| tool.describe(with_annotations, with_titles))
-            .collect();
-        Value::Array(list).to_string()
+        let mut list = String::from("[");
+        for (i, tool) in shared.tools.iter().enumerate() {
+            if i > 0 {
+                list.push(',');
+            }
+            tool.write_entry(with_annotations, with_titles, &mut list);
+        }
+        list.push(']');
+        list
     });
     if call.era.is_modern() {
         let mut meta = Map::new();
@@ -283,7 +286,7 @@ fn object_with(result: &Map<String, Value>, mut members: Vec<Member<'_>>, size: 
             write(&mut body);
         }
         push_key(&mut body, key);
-        body.push_str(&value.to_string());
+        json_string::push_json_value(&mut body, value);
     }
     for (member, write) in members {
         push_key(&mut body, member);

@@ -9,6 +9,7 @@ use crate::json;
 use serde_json::{Map, Value};
 
 use super::context::ToolContext;
+use crate::json_string::{push_json_string, push_json_value};
 
 /// A tool handler. It runs on a worker thread and may block; it must watch
 /// `ctx.cancel` during long waits.
@@ -41,32 +42,44 @@ pub struct Tool {
 }
 
 impl Tool {
-    /// The `tools/list` entry for one era: `with_annotations` from 2025-03-26,
-    /// `with_titles` (title, outputSchema) from 2025-06-18.
-    pub fn describe(&self, with_annotations: bool, with_titles: bool) -> Value {
-        let mut entry = Map::new();
-        entry.insert("name".into(), json!(self.name));
-        if with_titles {
-            entry.insert("title".into(), json!(self.title));
-        }
-        entry.insert("description".into(), json!(self.description));
-        entry.insert("inputSchema".into(), self.input_schema.clone());
-        if with_titles && let Some(schema) = &self.output_schema {
-            entry.insert("outputSchema".into(), schema.clone());
-        }
+    /// Appends the `tools/list` entry for one era: `with_annotations` from 2025-03-26,
+    /// `with_titles` (title, outputSchema) from 2025-06-18. Written straight to text, keys
+    /// in sorted order as a `Value` map would have them: building a `Value` first cloned
+    /// (and then dropped) every schema.
+    pub fn write_entry(&self, with_annotations: bool, with_titles: bool, out: &mut String) {
+        out.push('{');
         if with_annotations {
             let a = self.annotations;
-            let mut annotations = Map::new();
-            if with_titles {
-                annotations.insert("title".into(), json!(self.title));
+            for (key, flag) in [
+                ("\"annotations\":{\"destructiveHint\":", a.destructive),
+                (",\"idempotentHint\":", a.idempotent),
+                (",\"openWorldHint\":", a.open_world),
+                (",\"readOnlyHint\":", a.read_only),
+            ] {
+                out.push_str(key);
+                out.push_str(if flag { "true" } else { "false" });
             }
-            annotations.insert("readOnlyHint".into(), json!(a.read_only));
-            annotations.insert("destructiveHint".into(), json!(a.destructive));
-            annotations.insert("idempotentHint".into(), json!(a.idempotent));
-            annotations.insert("openWorldHint".into(), json!(a.open_world));
-            entry.insert("annotations".into(), Value::Object(annotations));
+            if with_titles {
+                out.push_str(",\"title\":");
+                push_json_string(out, &self.title);
+            }
+            out.push_str("},");
         }
-        Value::Object(entry)
+        out.push_str("\"description\":");
+        push_json_string(out, &self.description);
+        out.push_str(",\"inputSchema\":");
+        push_json_value(out, &self.input_schema);
+        out.push_str(",\"name\":");
+        push_json_string(out, &self.name);
+        if with_titles {
+            if let Some(schema) = &self.output_schema {
+                out.push_str(",\"outputSchema\":");
+                push_json_value(out, schema);
+            }
+            out.push_str(",\"title\":");
+            push_json_string(out, &self.title);
+        }
+        out.push('}');
     }
 }
 
@@ -88,7 +101,9 @@ pub struct ToolOutput {
 impl ToolOutput {
     /// A success whose text is the compact JSON of `value`, mirrored as structured content.
     pub fn json(value: Value) -> ToolOutput {
-        ToolOutput::json_text(value.to_string())
+        let mut text = String::new();
+        push_json_value(&mut text, &value);
+        ToolOutput::json_text(text)
     }
 
     /// [`ToolOutput::json`] for a value already serialised: `json` must be compact JSON

@@ -85,7 +85,8 @@ pub enum Keep {
 /// ask for less (e.g. "lower `limit` or set `since`").
 pub fn success(value: Value, keep: Keep, hint: &str) -> ToolOutput {
     // Almost every result fits: serialise once and keep that text.
-    let text = value.to_string();
+    let mut text = String::new();
+    crate::json_string::push_json_value(&mut text, &value);
     if text.len() <= MAX_RESULT_BYTES {
         return ToolOutput::json_text(text);
     }
