@@ -192,9 +192,43 @@ struct Entry {
     /// Description and body as plain text (what snippets are cut from).
     text: String,
     /// Every term of `text` with its span, sorted by (term id, start).
-    occurrences: Vec<(u32, u32, u32)>,
+    occurrences: Vec<Occurrence>,
     /// The markdown escaped for a tool result, made when the document is first a top result.
     literals: OnceLock<Literals>,
+}
+
+/// One term in a document's text: its id, and its span packed into one word (the start
+/// in the high 22 bits, the length in the low 10), 8 bytes where a (term, start, end)
+/// triple takes 12: some 180 KB of resident memory for the embedded set. Ordered by term,
+/// then start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Occurrence {
+    term: u32,
+    span: u32,
+}
+
+impl Occurrence {
+    const LENGTH_BITS: u32 = 10;
+
+    /// `None` for a span that does not fit (a text past 4 MiB or a token over 1023 bytes;
+    /// the embedded documents have neither: their answers are pinned by tests).
+    fn new(term: u32, start: usize, end: usize) -> Option<Occurrence> {
+        let len = u32::try_from(end.checked_sub(start)?).ok()?;
+        let start = u32::try_from(start).ok()?;
+        let fits = len < 1 << Self::LENGTH_BITS && start < 1 << (32 - Self::LENGTH_BITS);
+        fits.then_some(Occurrence {
+            term,
+            span: start << Self::LENGTH_BITS | len,
+        })
+    }
+
+    fn start(self) -> usize {
+        (self.span >> Self::LENGTH_BITS) as usize
+    }
+
+    fn end(self) -> usize {
+        self.start() + (self.span & ((1 << Self::LENGTH_BITS) - 1)) as usize
+    }
 }
 
 /// Every document and the index over them.
@@ -403,10 +437,11 @@ impl Store {
                 });
             }
             let text = format!("{}\n{}", doc.description, body);
-            let mut occurrences: Vec<(u32, u32, u32)> = Vec::new();
+            let mut occurrences: Vec<Occurrence> = Vec::new();
             tokenize::each_token(&text, &mut |term, start, end| {
-                if let (Ok(start), Ok(end)) = (u32::try_from(start), u32::try_from(end)) {
-                    occurrences.push((bm25::intern(&mut ids, term), start, end));
+                if let Some(spot) = Occurrence::new(0, start, end) {
+                    let term = bm25::intern(&mut ids, term);
+                    occurrences.push(Occurrence { term, ..spot });
                 }
             });
             named_fields.push(named);
@@ -420,7 +455,7 @@ impl Store {
         }
         let index = bm25::Index::from_ids(ids, entries.len(), &FIELDS, &|d, f, out| match f {
             0 | 1 => out.extend_from_slice(&named_fields[d][f]),
-            _ => out.extend(entries[d].occurrences.iter().map(|o| o.0)),
+            _ => out.extend(entries[d].occurrences.iter().map(|o| o.term)),
         });
         drop(named_fields);
         let lexicon = query::Lexicon::new(
@@ -550,13 +585,16 @@ impl Store {
         let entry = &self.entries[doc];
         let mut matches: Vec<snippet::Match> = Vec::new();
         for (slot, &(id, term)) in (0u32..).zip(terms) {
-            let from = entry.occurrences.partition_point(|o| o.0 < id);
+            let from = entry.occurrences.partition_point(|o| o.term < id);
             let rarity = bm25::idf(self.index.len(), self.index.postings(id).len());
             let weight = if term.original { 2.0 } else { 1.0 } * term.weight * rarity;
-            for &(_, start, end) in entry.occurrences[from..].iter().take_while(|o| o.0 == id) {
+            for &o in entry.occurrences[from..]
+                .iter()
+                .take_while(|o| o.term == id)
+            {
                 matches.push(snippet::Match {
-                    start: start as usize,
-                    end: end as usize,
+                    start: o.start(),
+                    end: o.end(),
                     term: slot,
                     weight,
                 });

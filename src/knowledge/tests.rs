@@ -424,3 +424,21 @@ fn a_damaged_blob_keeps_what_it_can_and_never_panics() {
         .is_empty()
     );
 }
+
+#[test]
+fn occurrences_pack_their_spans_and_refuse_what_does_not_fit() {
+    use super::Occurrence;
+    let o = Occurrence::new(7, 4_000_000, 4_001_023).unwrap();
+    assert_eq!((o.term, o.start(), o.end()), (7, 4_000_000, 4_001_023));
+    let o = Occurrence::new(0, 0, 0).unwrap();
+    assert_eq!((o.start(), o.end()), (0, 0));
+    // Ordered by term, then start.
+    let a = Occurrence::new(1, 900, 901).unwrap();
+    let b = Occurrence::new(1, 1000, 1001).unwrap();
+    let c = Occurrence::new(2, 5, 6).unwrap();
+    assert!(a < b && b < c);
+    // A token of 1024 bytes, a start at 4 MiB, an end before the start.
+    assert!(Occurrence::new(0, 10, 10 + 1024).is_none());
+    assert!(Occurrence::new(0, 1 << 22, (1 << 22) + 1).is_none());
+    assert!(Occurrence::new(0, 5, 4).is_none());
+}
