@@ -60,7 +60,7 @@ pub fn push_json_value(out: &mut String, value: &Value) {
         Value::Null => out.push_str("null"),
         Value::Bool(true) => out.push_str("true"),
         Value::Bool(false) => out.push_str("false"),
-        // Integers by itoa, floats by ryu, as serde_json serialises them.
+        // `Number`'s Display writes what serde_json's serializer writes.
         Value::Number(number) => out.push_str(&number.to_string()),
         Value::String(text) => push_json_string(out, text),
         Value::Array(items) => {

@@ -243,8 +243,15 @@ proptest! {
         let store = knowledge::store();
         let response = store.search(&query, limit);
         prop_assert!(response.results.len() <= limit);
-        // The hand-written JSON the tool sends is what serde_json writes.
-        prop_assert_eq!(response.to_json(), serde_json::to_string(&response).unwrap());
+        // The hand-written JSON the tool sends is what serde_json writes, and so is its
+        // text block (the JSON as a string literal), with the document cache and without.
+        let json = serde_json::to_string(&response).unwrap();
+        let literal = serde_json::to_string(&json).unwrap();
+        for with_cache in [Some(store), None] {
+            let (written, written_literal) = response.to_json_and_literal(with_cache);
+            prop_assert_eq!(&written, &json);
+            prop_assert_eq!(&written_literal, &literal);
+        }
         for hit in &response.results {
             prop_assert!(store.get(&hit.uri).is_some());
             prop_assert!(hit.score.is_finite());

@@ -116,7 +116,7 @@ impl Index {
 
     /// [`Index::build`] for terms already interned into `ids` (with [`intern`]):
     /// `field_terms(d, f, out)` appends the term ids of field `f` of document `d` to `out`
-    /// (in any order). Asking for the terms instead of taking them as a list lets the store
+    /// (in any order, but the same ones on every call: it is asked three times). Asking for the terms instead of taking them as a list lets the store
     /// hand them over from what it keeps anyway, and the build keeps no (term, document)
     /// list beside the postings: its transient memory stays in the resident size after.
     pub fn from_ids(

@@ -82,15 +82,19 @@ impl SearchResponse {
     /// The compact JSON that serde_json writes for this response (a test pins the two
     /// together), written by hand: the size-optimised build's serde_json escapes a byte
     /// per step, and the answer carries a whole document (see [`crate::json_string`]).
+    #[cfg(test)]
     pub fn to_json(&self) -> String {
         self.to_json_and_literal(None).0
     }
 
-    /// [`SearchResponse::to_json`], and beside it that JSON as a string literal (the text
-    /// block of the tool's result), written in the same pass. `content` is the top
-    /// result's document in both forms, from [`Store::content_literals`]: the document is
-    /// most of the answer, and this way it is not escaped twice on every search.
-    pub fn to_json_and_literal(&self, content: Option<&Literals>) -> (String, String) {
+    /// The compact JSON of the response, and beside it that JSON as a string literal (the
+    /// text block of the tool's result), written in the same pass. With the `store` that
+    /// answered, the top result's document comes in both forms from its cache
+    /// ([`Store::content_literals`]): the document is most of the answer, and this way it
+    /// is not escaped twice on every search.
+    pub fn to_json_and_literal(&self, store: Option<&Store>) -> (String, String) {
+        let content = (self.top_result.as_ref())
+            .and_then(|top| store.and_then(|store| store.content_literals(&top.uri)));
         let top_len = self.top_result.as_ref().map_or(0, |top| top.content.len());
         let size = 512 + top_len + top_len / 8 + self.results.len() * 400;
         let mut out = Twin {
@@ -152,7 +156,7 @@ impl SearchResponse {
 /// literal escaped again (`twice`, without quotes), as they sit in a tool result's
 /// structured content and text block.
 #[derive(Debug)]
-pub struct Literals {
+struct Literals {
     once: String,
     twice: String,
 }
@@ -211,7 +215,7 @@ impl Occurrence {
     const LENGTH_BITS: u32 = 10;
 
     /// `None` for a span that does not fit (a text past 4 MiB or a token over 1023 bytes;
-    /// the embedded documents have neither: their answers are pinned by tests).
+    /// the embedded documents have neither, and a test says so).
     fn new(term: u32, start: usize, end: usize) -> Option<Occurrence> {
         let len = u32::try_from(end.checked_sub(start)?).ok()?;
         let start = u32::try_from(start).ok()?;
@@ -418,6 +422,8 @@ impl Store {
         // of the process afterwards) small.
         let mut ids = bm25::WordMap::default();
         // Title and keyword term ids per document (the content's are in its occurrences).
+        // Occurrences too long or too far into their text to pack (see `Occurrence`).
+        let mut unrecorded = 0usize;
         let mut named_fields: Vec<[Vec<u32>; 2]> = Vec::with_capacity(documents.len());
         let mut entries: Vec<Entry> = Vec::with_capacity(documents.len());
         // Title/keyword stems with the word first seen for each (for typo fixes).
@@ -442,6 +448,8 @@ impl Store {
                 if let Some(spot) = Occurrence::new(0, start, end) {
                     let term = bm25::intern(&mut ids, term);
                     occurrences.push(Occurrence { term, ..spot });
+                } else {
+                    unrecorded += 1;
                 }
             });
             named_fields.push(named);
@@ -452,6 +460,12 @@ impl Store {
                 occurrences,
                 literals: OnceLock::new(),
             });
+        }
+        if unrecorded > 0 {
+            crate::warn!(
+                "knowledge",
+                "{unrecorded} tokens not indexed: over 1023 bytes or 4 MiB into their document"
+            );
         }
         let index = bm25::Index::from_ids(ids, entries.len(), &FIELDS, &|d, f, out| match f {
             0 | 1 => out.extend_from_slice(&named_fields[d][f]),
@@ -497,8 +511,9 @@ impl Store {
     }
 
     /// The markdown of the document at `uri` in the two escaped forms a search answer
-    /// carries it in, made on first use and kept.
-    pub fn content_literals(&self, uri: &str) -> Option<&Literals> {
+    /// carries it in, made on first use and kept: about 2.1 times the markdown's size per
+    /// document that has been a top result, 0.8 MB if every one of them has.
+    fn content_literals(&self, uri: &str) -> Option<&Literals> {
         let at = self
             .documents
             .binary_search_by(|d| d.uri.as_str().cmp(uri))

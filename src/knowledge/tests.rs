@@ -230,8 +230,8 @@ fn direct_serialisation_writes_the_same_bytes_as_a_sorted_value() {
         let literal = serde_json::to_string(&json).unwrap();
         let cached = (response.top_result.as_ref()).and_then(|t| store.content_literals(&t.uri));
         assert_eq!(cached.is_some(), response.top_result.is_some(), "{query}");
-        for content in [cached, None] {
-            let (written, written_literal) = response.to_json_and_literal(content);
+        for with_cache in [Some(store), None] {
+            let (written, written_literal) = response.to_json_and_literal(with_cache);
             assert_eq!(written, json, "{query}");
             assert_eq!(written_literal, literal, "{query}");
         }
@@ -441,4 +441,15 @@ fn occurrences_pack_their_spans_and_refuse_what_does_not_fit() {
     assert!(Occurrence::new(0, 10, 10 + 1024).is_none());
     assert!(Occurrence::new(0, 1 << 22, (1 << 22) + 1).is_none());
     assert!(Occurrence::new(0, 5, 4).is_none());
+}
+
+#[test]
+fn every_token_of_the_embedded_documents_is_recorded() {
+    // Occurrence packing leaves out tokens over 1023 bytes or past 4 MiB: none here.
+    let store = crate::knowledge::store();
+    for (doc, entry) in store.documents.iter().zip(&store.entries) {
+        let mut tokens = 0;
+        super::tokenize::each_token(&entry.text, &mut |_, _, _| tokens += 1);
+        assert_eq!(entry.occurrences.len(), tokens, "{}", doc.uri);
+    }
 }

@@ -239,7 +239,7 @@ pub(crate) fn tools_call(shared: &Shared, call: &Call<'_>) -> Result<String, Err
         stamp_modern(shared, &mut result, false);
     }
     let text = output.text.as_str();
-    let literal = output.literal.as_deref();
+    let literal = output.literal();
     let mut members: Vec<Member<'_>> = vec![(
         "content",
         Box::new(|body: &mut String| {

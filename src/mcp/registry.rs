@@ -88,6 +88,8 @@ impl Tool {
 /// error flag.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolOutput {
+    /// Build a new output rather than assign this: a `literal` made for an earlier text
+    /// would go out on the wire as the text block.
     pub text: String,
     /// The text is compact JSON, to be sent verbatim as `structuredContent` as well. Keeping
     /// one copy as text (not a `Value` serialised twice) halves the cost of large results.
@@ -95,7 +97,7 @@ pub struct ToolOutput {
     pub is_error: bool,
     /// `text` already written as a JSON string literal (quotes included), when the tool
     /// could build it for less than escaping the text costs (see [`ToolOutput::json_text_with_literal`]).
-    pub literal: Option<String>,
+    literal: Option<String>,
 }
 
 impl ToolOutput {
@@ -136,6 +138,11 @@ impl ToolOutput {
             is_error: true,
             literal: None,
         }
+    }
+
+    /// The text block as given with [`ToolOutput::json_text_with_literal`], if it was.
+    pub fn literal(&self) -> Option<&str> {
+        self.literal.as_deref()
     }
 
     /// A plain-text result.

@@ -72,8 +72,7 @@ fn search(arguments: &Value) -> ToolOutput {
         .clamp(1, 20);
     let store = knowledge::store();
     let response = store.search(query, usize::try_from(limit).unwrap_or(5));
-    let content = (response.top_result.as_ref()).and_then(|top| store.content_literals(&top.uri));
-    let (json, literal) = response.to_json_and_literal(content);
+    let (json, literal) = response.to_json_and_literal(Some(store));
     success_of_json(
         (json, Some(literal)),
         &response,

@@ -490,7 +490,7 @@ mod tests {
         let small = json!({"b": 1, "a": "x"});
         let out = success_of_json((small.to_string(), None), &small, Keep::Head, "h");
         assert_eq!(out.text, small.to_string());
-        assert!(out.structured && !out.is_error && out.literal.is_none());
+        assert!(out.structured && !out.is_error && out.literal().is_none());
         // A literal written beside the JSON is kept for the text block.
         let literal = serde_json::to_string(&small.to_string()).unwrap();
         let out = success_of_json(
@@ -499,7 +499,7 @@ mod tests {
             Keep::Head,
             "h",
         );
-        assert_eq!(out.literal.as_deref(), Some(literal.as_str()));
+        assert_eq!(out.literal(), Some(literal.as_str()));
         // Too big: cut down like any other result, and the cut is recorded.
         let big = json!({"items": vec!["y".repeat(100); 2000]});
         let out = success_of_json((big.to_string(), None), &big, Keep::Head, "lower `limit`");
@@ -509,7 +509,7 @@ mod tests {
         // The cut text is escaped afresh: a literal of the uncut JSON would not match it.
         let literal = serde_json::to_string(&big.to_string()).unwrap();
         let out = success_of_json((big.to_string(), Some(literal)), &big, Keep::Head, "h");
-        assert!(out.literal.is_none() && out.text.len() <= MAX_RESULT_BYTES);
+        assert!(out.literal().is_none() && out.text.len() <= MAX_RESULT_BYTES);
     }
 
     #[test]
