@@ -117,11 +117,7 @@ impl SearchResponse {
             }
             out.raw(",");
             out.member("snippet", &hit.snippet);
-            out.raw(",");
-            out.member("title", &hit.title);
-            out.raw(",");
-            out.member("uri", &hit.uri);
-            out.raw("}");
+            out.title_and_uri(&hit.title, &hit.uri);
         }
         out.raw("],\"suggestions\":[");
         for (i, suggestion) in self.suggestions.iter().enumerate() {
@@ -140,11 +136,7 @@ impl SearchResponse {
                 }
                 None => out.string(&top.content),
             }
-            out.raw(",");
-            out.member("title", &top.title);
-            out.raw(",");
-            out.member("uri", &top.uri);
-            out.raw("}");
+            out.title_and_uri(&top.title, &top.uri);
         }
         out.raw("}");
         out.literal.push('"');
@@ -188,6 +180,15 @@ impl Twin {
         self.raw(key);
         self.raw("\":");
         self.string(value);
+    }
+
+    /// The last two members of a hit and of the top result, and the object's end.
+    fn title_and_uri(&mut self, title: &str, uri: &str) {
+        self.raw(",");
+        self.member("title", title);
+        self.raw(",");
+        self.member("uri", uri);
+        self.raw("}");
     }
 }
 
