@@ -41,8 +41,9 @@ impl Hasher for WordHasher {
     }
 }
 
-/// A map keyed by words, with [`WordHasher`].
-pub type WordMap<V> = HashMap<String, V, BuildHasherDefault<WordHasher>>;
+/// A map keyed by words, with [`WordHasher`]. Boxed keys: 16 bytes a slot instead of a
+/// `String`'s 24, some 64 KB of the term map's table.
+pub type WordMap<V> = HashMap<Box<str>, V, BuildHasherDefault<WordHasher>>;
 /// A set of words, with [`WordHasher`].
 pub type WordSet = HashSet<String, BuildHasherDefault<WordHasher>>;
 
@@ -55,15 +56,18 @@ pub struct Posting {
     pub weight: f64,
 }
 
-/// The inverted index. The postings of every term sit in one array (term `t` owns
-/// `postings[starts[t]..starts[t + 1]]`), so the index is a handful of allocations
-/// whatever the corpus size.
+/// The inverted index. The postings of every term sit in one pair of arrays (term `t`
+/// owns `starts[t]..starts[t + 1]` of both), so the index is a handful of allocations
+/// whatever the corpus size. Documents and weights apart: 12 bytes a posting, where a
+/// [`Posting`] takes 16 with its padding.
 #[derive(Debug, Default)]
 pub struct Index {
     ids: WordMap<u32>,
     starts: Vec<u32>,
     /// Grouped by term id, each group sorted by document.
-    postings: Vec<Posting>,
+    posting_docs: Vec<u32>,
+    /// The weight of each posting in `posting_docs`.
+    posting_weights: Vec<f64>,
     docs: usize,
 }
 
@@ -87,7 +91,7 @@ pub fn intern(ids: &mut WordMap<u32>, term: &str) -> u32 {
         return id;
     }
     let id = u32::try_from(ids.len()).unwrap_or(u32::MAX);
-    ids.insert(term.to_owned(), id);
+    ids.insert(term.into(), id);
     id
 }
 
@@ -199,26 +203,23 @@ impl Index {
         let starts = counts;
         let mut next = starts.clone();
         let total = starts.last().copied().unwrap_or(0) as usize;
-        let mut postings = vec![
-            Posting {
-                doc: 0,
-                weight: 0.0
-            };
-            total
-        ];
+        let mut posting_docs = vec![0u32; total];
+        let mut posting_weights = vec![0.0f64; total];
         for d in 0..docs {
             weigh(d, &mut weights);
             let doc = u32::try_from(d).unwrap_or(u32::MAX);
             for &(term, weight) in &weights {
                 let slot = &mut next[term as usize];
-                postings[*slot as usize] = Posting { doc, weight };
+                posting_docs[*slot as usize] = doc;
+                posting_weights[*slot as usize] = weight;
                 *slot += 1;
             }
         }
         Index {
             ids,
             starts,
-            postings,
+            posting_docs,
+            posting_weights,
             docs,
         }
     }
@@ -239,14 +240,17 @@ impl Index {
     }
 
     /// The postings of a term id, sorted by document.
-    pub fn postings(&self, id: u32) -> &[Posting] {
+    pub fn postings(&self, id: u32) -> impl ExactSizeIterator<Item = Posting> + '_ {
         let id = id as usize;
-        match (self.starts.get(id), self.starts.get(id + 1)) {
-            (Some(&from), Some(&to)) => {
-                self.postings.get(from as usize..to as usize).unwrap_or(&[])
-            }
-            _ => &[],
-        }
+        let range = match (self.starts.get(id), self.starts.get(id + 1)) {
+            (Some(&from), Some(&to)) => from as usize..to as usize,
+            _ => 0..0,
+        };
+        let docs = self.posting_docs.get(range.clone()).unwrap_or(&[]);
+        let weights = self.posting_weights.get(range).unwrap_or(&[]);
+        docs.iter()
+            .zip(weights)
+            .map(|(&doc, &weight)| Posting { doc, weight })
     }
 
     /// Adds `weight` × each document's share of `id` to `scores` (one slot per document).
@@ -288,7 +292,7 @@ mod tests {
         let d0 = idf_apple * 2.2 / (1.0 + 1.2 * (0.25 + 0.5));
         // doc 1: tf 2, len 4 → 2 × 2.2 / (2 + 1.2 × (0.25 + 0.75 × 4/3))
         let d1 = idf_apple * 4.4 / (2.0 + 1.2 * (0.25 + 1.0));
-        let postings = index.postings(apple);
+        let postings: Vec<Posting> = index.postings(apple).collect();
         assert_eq!(postings.len(), 2);
         assert!(close(postings[0].weight, d0), "{postings:?} vs {d0}");
         assert!(close(postings[1].weight, d1), "{postings:?} vs {d1}");
@@ -314,7 +318,7 @@ mod tests {
         let content0 = idf(2, 2) * tf_part(2.0, 3.0, 2.0, 0.3);
         let content1 = idf(2, 2) * tf_part(1.0, 1.0, 2.0, 0.3);
         assert!(!close(content0, idf(2, 2) * tf_part(2.0, 3.0, 2.0, B)));
-        let p = index.postings(pg);
+        let p: Vec<Posting> = index.postings(pg).collect();
         assert!(close(p[0].weight, title + content0), "{p:?}");
         assert!(close(p[1].weight, content1), "{p:?}");
     }
@@ -355,6 +359,6 @@ mod tests {
     fn empty_corpus_is_harmless() {
         let index = Index::build(&[], &[Field { boost: 1.0, b: B }; 3]);
         assert!(index.is_empty());
-        assert!(index.postings(0).is_empty());
+        assert_eq!(index.postings(0).len(), 0);
     }
 }
