@@ -601,14 +601,19 @@ fn demo_env() -> Vec<(String, String)> {
     ]
 }
 
+/// A demo deploy of `yml` to `hostname` that must answer without an error: its answer.
+fn demo_deploy(s: &mut Session, yml: &str, hostname: &str) -> Value {
+    let work = work_dir(Some(yml), "");
+    expect_ok(&s.call(
+        "zerops_deploy",
+        json!({"workingDir": work.path().display().to_string(), "serviceHostname": hostname}),
+    ))
+}
+
 #[test]
 fn demo_deploys_become_active() {
     let mut s = Session::start_with(&demo_env(), &["--demo"]);
-    let work = work_dir(Some(ZEROPS_YML), "");
-    let result = expect_ok(&s.call(
-        "zerops_deploy",
-        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
-    ));
+    let result = demo_deploy(&mut s, ZEROPS_YML, "api");
     assert_eq!(result["status"], "DEPLOYED", "{result}");
     assert_eq!(result["appVersionStatus"], "ACTIVE");
     assert_eq!(result["exitCode"], Value::Null, "{result}");
@@ -675,11 +680,7 @@ fn demo_deploys_give_the_service_the_ports_of_its_setup() {
         "        - port: 8080\n          httpSupport: true\n        - port: 9090\n          protocol: udp\n",
     );
     assert_ne!(yml, ZEROPS_YML);
-    let work = work_dir(Some(&yml), "");
-    let result = expect_ok(&s.call(
-        "zerops_deploy",
-        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
-    ));
+    let result = demo_deploy(&mut s, &yml, "api");
     assert_eq!(result["status"], "DEPLOYED", "{result}");
     let found = expect_ok(&s.call("zerops_discover", json!({"serviceHostname": "api"})));
     assert_eq!(
@@ -701,11 +702,7 @@ fn a_deploy_warns_about_its_zerops_yml_variables() {
     let yml = format!(
         "{ZEROPS_YML}      envVariables:\n        NODE_ENV: staging\n        DB: ${{db_hostnme}}\n        R: ${{nosuch_url}}\n        OK: ${{db_hostname}}\n"
     );
-    let work = work_dir(Some(&yml), "");
-    let result = expect_ok(&s.call(
-        "zerops_deploy",
-        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "api"}),
-    ));
+    let result = demo_deploy(&mut s, &yml, "api");
     let warnings: Vec<&str> = result["warnings"]
         .as_array()
         .unwrap()
@@ -731,11 +728,7 @@ fn a_deploy_warns_about_its_zerops_yml_variables() {
 fn demo_static_deploys_keep_their_web_server_port() {
     let mut s = Session::start_with(&demo_env(), &["--demo"]);
     let yml = "zerops:\n  - setup: web\n    build:\n      base: nodejs@22\n      buildCommands:\n        - npm run build\n      deployFiles: dist/~\n    run:\n      base: static\n";
-    let work = work_dir(Some(yml), "");
-    let deployed = expect_ok(&s.call(
-        "zerops_deploy",
-        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "web"}),
-    ));
+    let deployed = demo_deploy(&mut s, yml, "web");
     assert_eq!(deployed["status"], "DEPLOYED", "{deployed}");
     let found = expect_ok(&s.call("zerops_discover", json!({"serviceHostname": "web"})));
     assert_eq!(found["services"][0]["ports"][0]["port"], 80, "{found}");
@@ -750,15 +743,20 @@ fn demo_static_deploys_keep_their_web_server_port() {
     assert_eq!(enabled["status"], "enabled", "{enabled}");
 }
 
+/// Imports a Node.js runtime `hostname` whose import asks for its subdomain.
+fn import_asking_for_a_subdomain(s: &mut Session, hostname: &str) {
+    let yml = format!(
+        "services:\n  - hostname: {hostname}\n    type: nodejs@22\n    enableSubdomainAccess: true\n"
+    );
+    expect_ok(&s.call("zerops_import", json!({ "content": yml })));
+}
+
 /// The import's enableSubdomainAccess comes with the first active version or not at all:
 /// a first version without an HTTP port uses it up.
 #[test]
 fn demo_subdomain_requests_end_with_the_first_deploy() {
     let mut s = Session::start_with(&demo_env(), &["--demo"]);
-    expect_ok(&s.call(
-        "zerops_import",
-        json!({"content": "services:\n  - hostname: wk\n    type: nodejs@22\n    enableSubdomainAccess: true\n"}),
-    ));
+    import_asking_for_a_subdomain(&mut s, "wk");
     let web = ZEROPS_YML.replace("setup: api", "setup: wk");
     let worker = web.replace(
         "      ports:\n        - port: 3000\n          httpSupport: true\n",
@@ -766,11 +764,7 @@ fn demo_subdomain_requests_end_with_the_first_deploy() {
     );
     assert_ne!(worker, web);
     for yml in [worker, web] {
-        let work = work_dir(Some(&yml), "");
-        let deployed = expect_ok(&s.call(
-            "zerops_deploy",
-            json!({"workingDir": work.path().display().to_string(), "serviceHostname": "wk"}),
-        ));
+        let deployed = demo_deploy(&mut s, &yml, "wk");
         assert_eq!(deployed["status"], "DEPLOYED", "{deployed}");
     }
     let found = expect_ok(&s.call("zerops_discover", json!({"serviceHostname": "wk"})));
@@ -786,18 +780,9 @@ fn demo_subdomain_requests_end_with_the_first_deploy() {
 #[test]
 fn demo_first_deploys_publish_what_the_import_asked_for() {
     let mut s = Session::start_with(&demo_env(), &["--demo"]);
-    expect_ok(&s.call(
-        "zerops_import",
-        json!({"content": "services:\n  - hostname: nodeapp\n    type: nodejs@22\n    enableSubdomainAccess: true\n"}),
-    ));
-    let work = work_dir(
-        Some(&ZEROPS_YML.replace("setup: api", "setup: nodeapp")),
-        "",
-    );
-    let deployed = expect_ok(&s.call(
-        "zerops_deploy",
-        json!({"workingDir": work.path().display().to_string(), "serviceHostname": "nodeapp"}),
-    ));
+    import_asking_for_a_subdomain(&mut s, "nodeapp");
+    let yml = ZEROPS_YML.replace("setup: api", "setup: nodeapp");
+    let deployed = demo_deploy(&mut s, &yml, "nodeapp");
     assert_eq!(deployed["status"], "DEPLOYED", "{deployed}");
     // The answer knows it too: the URL, not the advice to enable the subdomain.
     assert_eq!(
