@@ -830,6 +830,42 @@ fn lifecycle_calls_on_a_never_deployed_service_say_to_deploy() {
     ));
 }
 
+/// A start of a running service or a stop of a stopped one is answered from the service's
+/// status, with nothing sent to the API (no process that does nothing); a restart of a
+/// running one still goes out.
+#[test]
+fn redundant_starts_and_stops_are_answered_without_a_process() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let before = mutations(&sim).len();
+    let running = expect_ok(&s.call(
+        "zerops_manage",
+        json!({"action": "start", "serviceHostname": "web"}),
+    ));
+    assert_eq!(running["status"], "already_running", "{running}");
+    assert_eq!(running["serviceId"], WEB_ID);
+    assert!(running.get("process").is_none(), "{running}");
+    assert!(
+        running["message"].as_str().unwrap().contains("restart"),
+        "{running}"
+    );
+    assert_eq!(mutations(&sim).len(), before, "{:?}", mutations(&sim));
+
+    expect_ok(&s.call(
+        "zerops_manage",
+        json!({"action": "stop", "serviceHostname": "web"}),
+    ));
+    let after_stop = mutations(&sim).len();
+    assert_eq!(after_stop, before + 1, "{:?}", mutations(&sim));
+    let stopped = expect_ok(&s.call(
+        "zerops_manage",
+        json!({"action": "stop", "serviceHostname": "web"}),
+    ));
+    assert_eq!(stopped["status"], "already_stopped", "{stopped}");
+    assert_eq!(mutations(&sim).len(), after_stop, "{:?}", mutations(&sim));
+    assert_eq!(service_field(&sim, WEB_ID, |x| x.status.clone()), "STOPPED");
+}
+
 /// A service with no running containers gets the variables when it starts: a never
 /// deployed one with its first deploy, a stopped one with its start; no restart advice.
 #[test]
@@ -1088,6 +1124,7 @@ fn import_dry_run_calls_no_api_and_a_real_import_creates_the_services() {
         json!({"content": "services:\n  - hostname: api\n    type: nodejs@22\n    override: true\n", "dryRun": true}),
     ));
     assert_eq!(overridden["valid"], true, "{overridden}");
+    assert!(overridden.get("overrideWarnings").is_none(), "{overridden}");
     assert!(mutations(&sim).is_empty(), "{:?}", mutations(&sim));
     let has_project = expect_error(
         &s.call(
@@ -1327,6 +1364,7 @@ fn an_import_names_the_service_whose_process_failed() {
     assert_eq!(line("worker")["status"], "created", "{done}");
     let queue = line("queue");
     assert_eq!(queue["status"], "failed", "{done}");
+    assert_eq!(queue["error"]["code"], "PROCESS_FAILED", "{done}");
     assert_eq!(queue["error"]["message"], "no capacity for queue", "{done}");
     let summary = done["summary"].as_str().unwrap();
     assert!(
@@ -1340,6 +1378,41 @@ fn an_import_names_the_service_whose_process_failed() {
             .starts_with("Not completed: queue "),
         "{done}"
     );
+}
+
+/// A service whose creation process is canceled (here through zerops_process, as another
+/// client would) is reported as canceled with its own code, not as a failure.
+#[test]
+fn an_import_names_the_service_whose_process_was_canceled() {
+    let sim = start_sim(SimConfig {
+        process_duration: Duration::from_millis(1500),
+        ..SimConfig::default()
+    });
+    let mut s = Session::start(&sim_env(&sim));
+    let since = Instant::now();
+    let id = s.start_call("zerops_import", json!({"content": IMPORT_TWO}), None);
+    let mut queue_process = String::new();
+    when_started(
+        &sim,
+        since,
+        |p| p.services.iter().any(|(_, name)| name == "queue"),
+        |p| queue_process = p.id.clone(),
+    );
+    let canceled = expect_ok(&s.call(
+        "zerops_process",
+        json!({"action": "cancel", "processId": queue_process}),
+    ));
+    assert_eq!(canceled["status"], "CANCELED", "{canceled}");
+    let done = expect_ok(&s.result(id));
+    let queue = done["services"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["hostname"] == "queue")
+        .cloned()
+        .unwrap();
+    assert_eq!(queue["status"], "canceled", "{done}");
+    assert_eq!(queue["error"]["code"], "PROCESS_CANCELED", "{done}");
 }
 
 #[test]
@@ -1416,12 +1489,53 @@ fn import_reports_every_per_service_error() {
     };
     assert_eq!(status("api"), Some(json!("overridden")), "{done}");
     assert_eq!(status("cron"), Some(json!("created")), "{done}");
+    assert!(done.get("overrideWarnings").is_none(), "{done}");
     assert!(
         done["summary"]
             .as_str()
             .unwrap()
             .starts_with("Services imported: 2 of 2;"),
         "{done}"
+    );
+}
+
+/// The platform re-imports an overridden service as it is, whatever type or mode the YAML
+/// gives it: the dry run and the import both say which of them stay, so an agent does not
+/// believe it upgraded a database; the service is indeed unchanged.
+#[test]
+fn an_override_that_changes_the_type_or_mode_is_warned_about() {
+    let sim = fast_sim();
+    let mut s = Session::start(&sim_env(&sim));
+    let yaml =
+        "services:\n  - hostname: db\n    type: postgresql@17\n    mode: HA\n    override: true\n";
+    let dry = expect_ok(&s.call("zerops_import", json!({"content": yaml, "dryRun": true})));
+    let warnings = strings(&dry["overrideWarnings"]);
+    assert_eq!(warnings.len(), 1, "{dry}");
+    for part in [
+        "'db' exists",
+        "type postgresql@17 (it stays postgresql@16)",
+        "mode HA (it stays NON_HA)",
+        "new hostname",
+    ] {
+        assert!(warnings[0].contains(part), "{part}: {dry}");
+    }
+    let done = expect_ok(&s.call("zerops_import", json!({"content": yaml})));
+    assert_eq!(done["overrideWarnings"], dry["overrideWarnings"], "{done}");
+    assert_eq!(
+        service_field(&sim, DB_ID, |x| x.version_name.clone()),
+        "postgresql@16"
+    );
+    // The mode alone: only what differs is named.
+    let mode_only =
+        "services:\n  - hostname: db\n    type: postgresql@16\n    mode: HA\n    override: true\n";
+    let dry = expect_ok(&s.call(
+        "zerops_import",
+        json!({"content": mode_only, "dryRun": true}),
+    ));
+    let warning = strings(&dry["overrideWarnings"]).join(" ");
+    assert!(
+        warning.contains("mode HA (it stays NON_HA)") && !warning.contains("type "),
+        "{dry}"
     );
 }
 
@@ -1810,9 +1924,16 @@ fn a_followed_process_that_is_canceled_is_an_error_not_a_success() {
         ));
         assert_eq!(canceled["status"], "CANCELED", "{canceled}");
         let answer = s.result(call);
-        let err = expect_error(&answer, "PROCESS_FAILED");
+        let err = expect_error(&answer, "PROCESS_CANCELED");
         assert!(
             err["error"].as_str().unwrap().contains("was canceled"),
+            "{tool}: {err}"
+        );
+        assert!(
+            err["suggestion"]
+                .as_str()
+                .unwrap()
+                .contains("zerops_discover"),
             "{tool}: {err}"
         );
         assert_eq!(err["failReason"], "canceled", "{tool}: {err}");

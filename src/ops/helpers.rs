@@ -348,10 +348,12 @@ pub fn fail_if_failed(process: &Process, ending: Ending, what: &str) -> Result<(
 /// another client): what was asked may not have happened.
 pub fn canceled(process: &Process, what: &str) -> PlatformError {
     let mut err = PlatformError::new(
-        ErrorCode::ProcessFailed,
-        format!("{what} was canceled before it finished (process {})", process.id),
-    )
-    .with_suggestion("It may not have taken effect: check with zerops_discover, and run it again if it is still wanted.");
+        ErrorCode::ProcessCanceled,
+        format!(
+            "{what} was canceled before it finished (process {})",
+            process.id
+        ),
+    );
     err.fail_reason = Some("canceled".into());
     err
 }

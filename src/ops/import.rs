@@ -135,6 +135,7 @@ pub fn dry_run(
     };
     let listed = project_services(session)?;
     add_reference_warnings(&mut result, session, &listed, &services);
+    add_override_warnings(&mut result, &listed, &services);
     // A hostname still being deleted is waited for by the import, so it is not taken.
     let existing: Vec<String> = listed
         .into_iter()
@@ -337,8 +338,13 @@ pub fn import(
         });
         if let Some((process, _)) = ended_badly {
             entry["status"] = json!(process.status.to_ascii_lowercase());
+            let code = if process.status == "CANCELED" {
+                ErrorCode::ProcessCanceled
+            } else {
+                ErrorCode::ProcessFailed
+            };
             entry["error"] = json!({
-                "code": "PROCESS_FAILED",
+                "code": code.as_str(),
                 "message": process.fail_reason.as_deref().unwrap_or("no reason given"),
             });
         }
@@ -380,7 +386,63 @@ pub fn import(
         "nextAction": not_made_first(&services, next_action(&wanted_services, &services, &existing)),
     });
     add_reference_warnings(&mut answer, session, &existing, &wanted_services);
+    add_override_warnings(&mut answer, &existing, &wanted_services);
     Ok(answer)
+}
+
+/// `overrideWarnings`: with `override: true` the platform re-imports an existing service
+/// as it is, ignoring a type or mode the YAML changes without a word (measured live), so
+/// an agent would believe it upgraded a database that it did not touch.
+fn add_override_warnings(
+    result: &mut Value,
+    existing: &[ServiceStack],
+    services: &[validate::ImportService],
+) {
+    let warnings: Vec<String> = services
+        .iter()
+        .filter(|s| s.overrides)
+        .filter_map(|wanted| {
+            // (One being deleted is waited for and made anew: nothing of it stays.)
+            let have = existing
+                .iter()
+                .find(|e| e.name == wanted.hostname && e.status != "DELETING")?;
+            override_drift(wanted, have)
+        })
+        .collect();
+    if !warnings.is_empty() {
+        result["overrideWarnings"] = json!(warnings);
+    }
+}
+
+/// What an override of `have` with `wanted` would leave unchanged, as a sentence; `None`
+/// when the type and mode match (or cannot be compared: a type that names its mode, such
+/// as `postgresql:single@18`, or a mode the YAML leaves out).
+fn override_drift(wanted: &validate::ImportService, have: &ServiceStack) -> Option<String> {
+    let have_type = have.type_info.version_name.as_str();
+    let mut changed = Vec::new();
+    if !have_type.is_empty()
+        && !wanted.service_type.contains(':')
+        && !wanted.service_type.eq_ignore_ascii_case(have_type)
+    {
+        changed.push(format!(
+            "type {} (it stays {have_type})",
+            wanted.service_type
+        ));
+    }
+    if let (Some(want), Some(mode)) = (wanted.mode.as_deref(), have.mode.as_deref())
+        && !want.eq_ignore_ascii_case(mode)
+    {
+        changed.push(format!("mode {want} (it stays {mode})"));
+    }
+    if changed.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "'{}' exists: `override: true` re-imports it as it is and the platform ignores the YAML's {}. To change them, import it under a new hostname (and move its data), or delete '{}' first.",
+        wanted.hostname,
+        changed.join(" and "),
+        wanted.hostname
+    ))
 }
 
 /// `next`, after naming the services that were not made (refused, or their process

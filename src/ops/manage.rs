@@ -316,6 +316,27 @@ pub fn lifecycle(
             service.name
         )));
     }
+    // Check before acting, as for subdomains: a start of a running service or a stop of a
+    // stopped one would only leave a process (and a GUI notification) that does nothing.
+    let already = match (action, service.status.as_str()) {
+        (Lifecycle::Start, "ACTIVE") => Some((
+            "already_running",
+            "is already running: nothing was started. To restart it, use action restart.",
+        )),
+        (Lifecycle::Stop, "STOPPED") => Some((
+            "already_stopped",
+            "is already stopped: nothing was stopped.",
+        )),
+        _ => None,
+    };
+    if let Some((status, why)) = already {
+        return Ok(json!({
+            "serviceHostname": service.name,
+            "serviceId": service.id,
+            "status": status,
+            "message": format!("'{}' {why}", service.name),
+        }));
+    }
     let process = match action {
         Lifecycle::Start => session.client.start_service(&service.id)?,
         Lifecycle::Stop => session.client.stop_service(&service.id)?,

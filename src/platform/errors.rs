@@ -1,4 +1,4 @@
-//! The error codes zcp reports (the PRD's 29 plus `PROCESS_FAILED` and `UNKNOWN`), each with a stable string,
+//! The error codes zcp reports (the PRD's 29 plus five of ours), each with a stable string,
 //! and the one table that maps HTTP statuses, API error codes and transport failures onto
 //! them. The API's own code and field-level `meta` travel along, so an agent can see
 //! exactly what the platform rejected.
@@ -43,13 +43,16 @@ pub enum ErrorCode {
     DeployFailed,
     /// A followed platform process ended FAILED (its failReason travels with the error).
     ProcessFailed,
+    /// A followed platform process was canceled before it finished (by zerops_process, the
+    /// GUI or another client): what was asked may not have happened.
+    ProcessCanceled,
     /// Anything unexpected; still reported as JSON with a code.
     Unknown,
 }
 
 impl ErrorCode {
     /// All codes, for tests and documentation.
-    pub const ALL: [ErrorCode; 33] = [
+    pub const ALL: [ErrorCode; 34] = [
         ErrorCode::AuthRequired,
         ErrorCode::AuthInvalidToken,
         ErrorCode::AuthTokenExpired,
@@ -82,6 +85,7 @@ impl ErrorCode {
         ErrorCode::ZcliNotFound,
         ErrorCode::DeployFailed,
         ErrorCode::ProcessFailed,
+        ErrorCode::ProcessCanceled,
         ErrorCode::Unknown,
     ];
 
@@ -120,6 +124,7 @@ impl ErrorCode {
             ErrorCode::ZcliNotFound => "ZCLI_NOT_FOUND",
             ErrorCode::DeployFailed => "DEPLOY_FAILED",
             ErrorCode::ProcessFailed => "PROCESS_FAILED",
+            ErrorCode::ProcessCanceled => "PROCESS_CANCELED",
             ErrorCode::Unknown => "UNKNOWN",
         }
     }
@@ -214,6 +219,9 @@ impl ErrorCode {
             }
             ErrorCode::ProcessFailed => {
                 "Read failReason, then zerops_logs and zerops_events for the service; fix the cause before retrying."
+            }
+            ErrorCode::ProcessCanceled => {
+                "It may not have taken effect: check with zerops_discover, and run it again if it is still wanted."
             }
             ErrorCode::Unknown => "Retry; if it persists, report it with the error text.",
         }
@@ -524,7 +532,7 @@ mod tests {
             );
             assert!(!code.default_suggestion().is_empty());
         }
-        assert_eq!(seen.len(), 33);
+        assert_eq!(seen.len(), 34);
     }
 
     /// Scaling refusals that are not a min/max mistake get advice about their own cause.
