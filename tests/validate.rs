@@ -440,3 +440,28 @@ fn oversized_import_is_rejected() {
     assert_eq!(g7.len(), 1);
     assert_eq!((g7[0].line, g7[0].column), (1, 1));
 }
+
+/// Only a value that names its own variable is a self-reference: the same reference under
+/// another name, or inside a longer value, is not; each warning offers a name of its own.
+#[test]
+fn a_variable_that_refers_to_itself_is_the_only_one_warned_about() {
+    let text = std::fs::read_to_string(fixtures().join("cases/z36_self_reference.yml"))
+        .expect("case file");
+    let report = validate(&text, Some(FileKind::ZeropsYml), None);
+    let z36: Vec<(&str, &str)> = report
+        .findings()
+        .filter(|f| f.rule == "Z36")
+        .map(|f| (f.path.as_str(), f.suggestion.as_str()))
+        .collect();
+    assert_eq!(z36.len(), 2, "{z36:?}");
+    assert!(
+        z36[0].0.ends_with("build.envVariables.NODE_ENV")
+            && z36[0].1.contains("`APP_NODE_ENV: ${NODE_ENV}`"),
+        "{z36:?}"
+    );
+    assert!(
+        z36[1].0.ends_with("run.envVariables.db_hostname")
+            && z36[1].1.contains("`DB_HOSTNAME: ${db_hostname}`"),
+        "{z36:?}"
+    );
+}

@@ -365,6 +365,41 @@ pub fn check_reference_syntax(sink: &mut Sink, rule: &'static str, path: &str, v
     }
 }
 
+/// Z36 (offline part) for variable `key` of the map at `map_path`: the syntax check, and a
+/// warning for a value that refers to the variable itself. Such a variable shadows what
+/// the name would otherwise reach (a project variable, or nothing at all for
+/// `db_hostname: ${db_hostname}`) and holds the literal text `${…}`.
+pub fn check_references(
+    sink: &mut Sink,
+    rule: &'static str,
+    map_path: &str,
+    key: &str,
+    value: &Node,
+) {
+    let path = join(map_path, key);
+    check_reference_syntax(sink, rule, &path, value);
+    let Some(text) = value.as_str() else { return };
+    if references(text).contains(&Ok(key)) {
+        sink.warn(
+            rule,
+            &path,
+            Pos::from(value),
+            format!("`{key}` refers to itself: it shadows what `${{{key}}}` would reach, and holds the literal text `${{{key}}}`"),
+            format!("delete the line if it is meant to pass on a project variable (those are inherited), or give it a name of its own, e.g. `{}: ${{{key}}}`", own_name(key)),
+        );
+    }
+}
+
+/// A name for a variable that should carry `${key}` without shadowing it.
+fn own_name(key: &str) -> String {
+    let upper = key.to_ascii_uppercase();
+    if upper == key {
+        format!("APP_{key}")
+    } else {
+        upper
+    }
+}
+
 /// I27: `dotEnvSecrets` must be `.env` text: `KEY=VALUE` lines, comments and blanks.
 pub fn check_dotenv(sink: &mut Sink, path: &str, node: &Node) {
     let Some(text) = node.as_str() else {

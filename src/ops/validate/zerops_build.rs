@@ -134,7 +134,7 @@ pub fn check_build(sink: &mut Sink, node: &Node, path: &str) {
             "envVariables" => {
                 for (key, value) in env::check_map(sink, v, &p, Pos::from(entry), EnvMap::ZeropsYml)
                 {
-                    env::check_reference_syntax(sink, "Z36", &join(&p, key), value);
+                    env::check_references(sink, "Z36", &p, key, value);
                 }
             }
             _ => {}

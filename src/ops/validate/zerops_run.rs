@@ -168,7 +168,7 @@ pub fn check_run(sink: &mut Sink, node: &Node, path: &str) {
             "envVariables" => {
                 for (key, value) in env::check_map(sink, v, &p, Pos::from(entry), EnvMap::ZeropsYml)
                 {
-                    env::check_reference_syntax(sink, "Z36", &join(&p, key), value);
+                    env::check_references(sink, "Z36", &p, key, value);
                 }
             }
             "envReplace" => check_env_replace(sink, entry, &p),
