@@ -722,6 +722,35 @@ fn a_deploy_warns_about_its_zerops_yml_variables() {
     assert!(warnings[2].contains("no service 'nosuch'"), "{warnings:?}");
 }
 
+/// The deploy's checks list the project's services once: the list that found the service
+/// also serves the reference checks of its zerops.yml variables.
+#[test]
+fn a_deploy_with_references_lists_the_services_once() {
+    let sim = Arc::new(fast_sim());
+    let bin = zcli_dir();
+    let yml = format!("{ZEROPS_YML}      envVariables:\n        DB: ${{db_hostnme}}\n");
+    let work = work_dir(Some(&yml), "exit=0\n");
+    let mut s = Session::start(&deploy_env(&sim, bin.path()));
+    let listings = || {
+        sim.requests()
+            .iter()
+            .filter(|r| r.as_str() == "POST /service-stack/search")
+            .count()
+    };
+    let before = listings();
+    let id = deploy_api(&mut s, work.path(), None);
+    wait_record(work.path());
+    sim.push(API_ID, None, None, None).unwrap();
+    let result = expect_ok(&s.result(id));
+    assert!(
+        result["warnings"]
+            .to_string()
+            .contains("did you mean 'hostname'"),
+        "{result}"
+    );
+    assert_eq!(listings(), before + 1, "{:?}", sim.requests());
+}
+
 /// A static site's setup declares no port: its web server serves port 80 all the same,
 /// so after the deploy the service keeps an HTTP port and can take a subdomain.
 #[test]

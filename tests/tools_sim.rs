@@ -1332,6 +1332,18 @@ fn import_warns_of_references_that_cannot_resolve() {
         json!({"content": "services:\n  - hostname: w5\n    type: nodejs@22\n    envSecrets:\n      my_key: abc\n      X: ${my_key}\n", "dryRun": true}),
     ));
     assert!(own.get("referenceWarnings").is_none(), "{own}");
+    // Three services that reference `db`: its variables are read once for all of them.
+    let db_env = format!("GET /service-stack/{DB_ID}/env");
+    let reads = |sim: &SimHandle| sim.requests().iter().filter(|r| **r == db_env).count();
+    let before = reads(&sim);
+    let shared = "services:\n  - hostname: a1\n    type: nodejs@22\n    envSecrets:\n      DB: ${db_hostnme}\n  - hostname: a2\n    type: nodejs@22\n    envSecrets:\n      DB: ${db_hostname}\n  - hostname: a3\n    type: nodejs@22\n    envSecrets:\n      DB: ${db_pasword}\n";
+    let result = expect_ok(&s.call("zerops_import", json!({"content": shared, "dryRun": true})));
+    assert_eq!(
+        result["referenceWarnings"].as_array().map(Vec::len),
+        Some(2),
+        "{result}"
+    );
+    assert_eq!(reads(&sim), before + 1, "{:?}", sim.requests());
 }
 
 /// A service whose creation process fails is not reported as created: its line says

@@ -20,7 +20,7 @@ use crate::platform::{AppVersionEvent, ErrorCode, LogFetchParams, PlatformError,
 use crate::sim::SimHandle;
 
 use super::follow::Follow;
-use super::helpers::{available_services, project_app_versions, resolve_service};
+use super::helpers::{available_services, project_app_versions, resolve_service_among};
 use super::progress::Next;
 use super::validate::{self, FileKind};
 use super::zcli::{self, Invocation, ZcliSearch};
@@ -125,9 +125,13 @@ fn preflight(session: &Session, request: &DeployRequest) -> Result<Plan, Platfor
     }
     let setups = validate::setup_names(&text)
         .map_err(|f| PlatformError::new(ErrorCode::InvalidZeropsYml, f.message))?;
+    // The project's services when finding the service listed them (kept for the
+    // reference checks below, which would list them again otherwise).
+    let mut listed = None;
     let service = match (&request.service_hostname, &request.service_id) {
         (Some(hostname), id) => {
-            let service = resolve_service(session, hostname)?;
+            let (service, services) = resolve_service_among(session, hostname)?;
+            listed = Some(services);
             // Both given and naming different services: deploying to either would be a
             // guess, and a wrong one replaces the other service's code.
             if let Some(id) = id.as_deref().map(str::trim).filter(|i| !i.is_empty())
@@ -242,7 +246,7 @@ fn preflight(session: &Session, request: &DeployRequest) -> Result<Plan, Platfor
         ));
     }
     let variables = run_variables(&text, &setup);
-    for warning in super::env::zerops_yml_variable_warnings(session, &service, &variables) {
+    for warning in super::env::zerops_yml_variable_warnings(session, &service, &variables, listed) {
         warnings.push(format!("zerops.yml run.envVariables: {warning}"));
     }
     Ok(Plan {
@@ -844,11 +848,25 @@ pub fn deploy(
         return Ok(result);
     }
     result["buildLog"] = json!(build_log(session, &version));
-    let (what, hint) = match version.status.as_str() {
-        "BUILD_FAILED" | "BUILD_VALIDATION_FAILED" => (
-            "The build failed",
-            "Read buildLog: a build command failed (missing dependency, wrong base, wrong script). Fix zerops.yml or the code and deploy again.",
-        ),
+    let (what, hint) = failure_explained(&version);
+    Err(failure(
+        result,
+        &format!("{what} ({})", version.status),
+        hint,
+    ))
+}
+
+const BUILD_FAILED_HINT: &str = "Read buildLog: a build command failed (missing dependency, wrong base, wrong script). Fix zerops.yml or the code and deploy again.";
+
+/// What went wrong with a version that did not become active, and what to do about it. A
+/// pipeline the platform marked failed counts as a failed build even while the status
+/// still names a stage (the two are not updated together).
+fn failure_explained(version: &AppVersionEvent) -> (&'static str, &'static str) {
+    if pipeline_failed(version) && build_in_progress(&version.status) {
+        return ("The build pipeline failed", BUILD_FAILED_HINT);
+    }
+    match version.status.as_str() {
+        "BUILD_FAILED" | "BUILD_VALIDATION_FAILED" => ("The build failed", BUILD_FAILED_HINT),
         "PREPARING_RUNTIME_FAILED" => (
             "Preparing the runtime failed",
             "run.prepareCommands failed (missing sudo, wrong package name, or reading /var/www too early).",
@@ -865,12 +883,7 @@ pub fn deploy(
             "The deploy did not finish",
             "Read buildLog and zerops_events.",
         ),
-    };
-    Err(failure(
-        result,
-        &format!("{what} ({})", version.status),
-        hint,
-    ))
+    }
 }
 
 fn failure(details: Value, message: &str, suggestion: &str) -> PlatformError {
@@ -882,6 +895,7 @@ fn failure(details: Value, message: &str, suggestion: &str) -> PlatformError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::platform::BuildInfo;
 
     #[test]
     fn zcli_keeps_its_own_login_only_when_it_names_our_host() {
@@ -954,6 +968,40 @@ mod tests {
         let cut = tail(&long);
         assert!(cut.starts_with("[... earlier output cut]"));
         assert!(cut.len() <= RESULT_TAIL_BYTES + 40);
+    }
+
+    /// `pipelineFailed` ends a build whatever stage its status still names, and such a
+    /// version is explained as a failed build, not as a deploy that did not finish.
+    #[test]
+    fn a_failed_pipeline_ends_the_build_whatever_the_status_says() {
+        let version = |status: &str, failed: Option<&str>| AppVersionEvent {
+            id: "av1".into(),
+            status: status.into(),
+            build: Some(BuildInfo {
+                pipeline_failed: failed.map(str::to_owned),
+                ..BuildInfo::default()
+            }),
+            ..AppVersionEvent::default()
+        };
+        let stamp = Some("2026-11-26T10:00:00Z");
+        assert!(!build_ended(&version("BUILDING", None)));
+        let lagging = version("BUILDING", stamp);
+        assert!(build_ended(&lagging));
+        assert_eq!(failure_explained(&lagging).0, "The build pipeline failed");
+        assert_eq!(
+            failure_explained(&version("BUILD_FAILED", stamp)).0,
+            "The build failed"
+        );
+        assert_eq!(
+            failure_explained(&version("DEPLOY_FAILED", None)).0,
+            "The new version did not start"
+        );
+        // A version without build data (startWithoutCode) has no pipeline to fail.
+        let placeholder = AppVersionEvent {
+            status: "BUILDING".into(),
+            ..AppVersionEvent::default()
+        };
+        assert!(!build_ended(&placeholder));
     }
 
     #[test]

@@ -399,7 +399,12 @@ pub fn set(
             "Zerops keys are unique whatever their case: set '{existing}' to change it, or delete it first."
         )));
     }
-    let warnings = unknown_references(session, &assignments, &current, services);
+    let warnings = unknown_references(
+        session,
+        &assignments,
+        &current,
+        &mut Lookups::with_services(services),
+    );
     let mut added = Vec::new();
     let mut replaced = Vec::new();
     let mut stored_sensitive = Vec::new();
@@ -472,16 +477,19 @@ pub fn set(
 /// letters and digits) counts, so `${DB_URL}` is left alone, and so is a name that is a
 /// variable here. The services come from `read` (service scope), or are listed only when
 /// such a reference is found (project scope); a referenced service's variables are read
-/// once. A key with no near match (by edit distance) is not warned about: it may come
-/// from the service's zerops.yml, which the listing may not show.
+/// once per [`Lookups`]. A key with no near match (by edit distance) is not warned about:
+/// it may come from the service's zerops.yml, which the listing may not show.
 fn unknown_references(
     session: &Session,
     assignments: &[(String, String)],
     current: &[EnvVar],
-    mut services: Option<Vec<ServiceStack>>,
+    lookups: &mut Lookups,
 ) -> Vec<String> {
     let mut warnings = Vec::new();
-    let mut their_vars: Vec<(String, Vec<String>)> = Vec::new();
+    let Lookups {
+        services,
+        their_vars,
+    } = lookups;
     for (key, value) in assignments {
         for part in value.split("${").skip(1) {
             let Some((name, _)) = part.split_once('}') else {
@@ -504,7 +512,7 @@ fn unknown_references(
                 continue;
             }
             // An empty list is a failed read: no warning rather than a wrong one.
-            let known =
+            let known: &[ServiceStack] =
                 services.get_or_insert_with(|| project_services(session).unwrap_or_default());
             let Some(service) = known.iter().find(|s| s.name == host) else {
                 if !known.is_empty() {
@@ -549,6 +557,24 @@ fn unknown_references(
     warnings
 }
 
+/// What reference checks have read so far: the project's services (listed when first
+/// needed) and the variable names of each referenced service, so that a batch of checks
+/// (an import's services) reads each only once.
+#[derive(Default)]
+struct Lookups {
+    services: Option<Vec<ServiceStack>>,
+    their_vars: Vec<(String, Vec<String>)>,
+}
+
+impl Lookups {
+    fn with_services(services: Option<Vec<ServiceStack>>) -> Lookups {
+        Lookups {
+            services,
+            their_vars: Vec::new(),
+        }
+    }
+}
+
 /// Reference warnings for the `envSecrets` of an import's services, judged against the
 /// project's services and the import's own (which exist once it runs), each warning led by
 /// its service's hostname.
@@ -566,12 +592,14 @@ pub fn import_reference_warnings(
             });
         }
     }
-    // One call per service, with its own keys as they are: `${my_key}` names its own
-    // variable, which is no reference to a service 'my'.
+    // One check per service, with its own keys as they are: `${my_key}` names its own
+    // variable, which is no reference to a service 'my'. The lookups are shared: a
+    // service that many of them reference has its variables read once.
+    let mut lookups = Lookups::with_services(Some(known));
     imported
         .iter()
         .flat_map(|service| {
-            unknown_references(session, &service.env, &[], Some(known.clone()))
+            unknown_references(session, &service.env, &[], &mut lookups)
                 .into_iter()
                 .map(|warning| format!("{}: {warning}", service.hostname))
         })
@@ -580,11 +608,13 @@ pub fn import_reference_warnings(
 
 /// What a deploy's zerops.yml `run.envVariables` (`pairs`) would meet on `service`: the
 /// reference checks of `set`, and keys the service already has as secrets (the zerops.yml
-/// value takes precedence in the app, so the secret silently stops counting).
+/// value takes precedence in the app, so the secret silently stops counting). `listed`:
+/// the project's services if the caller has them (else they are listed when needed).
 pub fn zerops_yml_variable_warnings(
     session: &Session,
     service: &ServiceStack,
     pairs: &[(String, String)],
+    listed: Option<Vec<ServiceStack>>,
 ) -> Vec<String> {
     if pairs.is_empty() {
         return Vec::new();
@@ -604,7 +634,12 @@ pub fn zerops_yml_variable_warnings(
             )
         })
         .collect();
-    warnings.extend(unknown_references(session, pairs, &current, None));
+    warnings.extend(unknown_references(
+        session,
+        pairs,
+        &current,
+        &mut Lookups::with_services(listed),
+    ));
     warnings
 }
 
