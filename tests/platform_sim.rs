@@ -1909,6 +1909,35 @@ fn build_log_lines_appear_as_the_pipeline_reaches_them() {
     );
 }
 
+/// A build that ends without a new version says what keeps running: the version active
+/// before, or, on a service never deployed, nothing yet.
+#[test]
+fn a_failed_build_log_says_what_keeps_running() {
+    let config = SimConfig {
+        build_duration: Duration::from_millis(300),
+        ..SimConfig::default()
+    };
+    let sim = sim::start(config, demo::seed()).unwrap();
+    let c = client(&sim, demo::DEMO_TOKEN);
+    sim.with_state(|s| s.app_versions.retain(|v| v.service_id != WEB_ID));
+    let fresh = sim
+        .push(WEB_ID, None, None, Some("npm ERR! exit 1".into()))
+        .unwrap();
+    let deployed = sim
+        .push(API_ID, None, None, Some("npm ERR! exit 1".into()))
+        .unwrap();
+    assert_eq!(follow_version(&c, &fresh).1.status, "BUILD_FAILED");
+    assert_eq!(follow_version(&c, &deployed).1.status, "BUILD_FAILED");
+    assert_eq!(
+        build_log(&sim, &c, &fresh).last().map(String::as_str),
+        Some("build failed, the service has no deployed version yet")
+    );
+    assert_eq!(
+        build_log(&sim, &c, &deployed).last().map(String::as_str),
+        Some("build failed, the previous version stays active")
+    );
+}
+
 /// A failing build ends once: when its version turns BUILD_FAILED its build process has
 /// failed too, not still RUNNING towards where a good build would end.
 #[test]

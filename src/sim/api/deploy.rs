@@ -142,6 +142,7 @@ impl State {
         // zbuilder's lines, each stamped when the pipeline reaches it (the log backend
         // shows none before its time); the outcome comes at the pipeline's end.
         let failed = failure.map(|reason| format!("command failed: {reason}"));
+        let failed_end = format!("build failed, {}", self.what_stays(&id, now));
         let lines = [
             (2, 6, "build container started"),
             (3, 6, "running prepareCommands"),
@@ -151,7 +152,7 @@ impl State {
                 None => (5, 6, "packing deployFiles"),
             },
             match failed {
-                Some(_) => (6, 3, "build failed, the previous version stays active"), // BUILD_END
+                Some(_) => (6, 3, failed_end.as_str()), // BUILD_END
                 None => (10, 6, "build finished"),
             },
         ];

@@ -257,14 +257,33 @@ impl State {
             v.build_service_id.clone(),
             v.id.clone(),
         );
+        let stays = self.what_stays(&id, Instant::now());
         self.write_build_log(
             &project,
             &build_service,
             &id,
             4,
-            "build canceled, the previous version stays active".into(),
+            format!("build canceled, {stays}"),
             now_text(),
         );
+    }
+
+    /// What a build that ends without activating `version` leaves running, for its log:
+    /// the version active before, or nothing on a service never deployed.
+    pub(super) fn what_stays(&self, version: &str, now: Instant) -> &'static str {
+        let service = self
+            .app_versions
+            .iter()
+            .find(|v| v.id == version)
+            .map(|v| v.service_id.as_str());
+        let had_active = self.app_versions.iter().any(|v| {
+            v.id != version && Some(v.service_id.as_str()) == service && v.status(now) == "ACTIVE"
+        });
+        if had_active {
+            "the previous version stays active"
+        } else {
+            "the service has no deployed version yet"
+        }
     }
 
     /// The version becomes the active one: the others are kept as backups, and the
