@@ -353,14 +353,28 @@ fn answers_carry_the_top_document_and_related_links() {
     assert_eq!(top.content, store.get(&top.uri).unwrap().markdown);
     let see_also = &store.get(&top.uri).unwrap().see_also;
     assert!(!see_also.is_empty());
+    // The top document's related links, but none that the results already hold.
+    let listed = |uri: &str| response.results.iter().any(|hit| hit.uri == uri);
+    let first_new = see_also
+        .iter()
+        .find(|uri| !listed(uri))
+        .expect("a related document beyond the results");
     assert!(
         response
             .suggestions
             .iter()
-            .any(|s| s.starts_with(&format!("Related: {}", see_also[0]))),
+            .any(|s| s.starts_with(&format!("Related: {first_new}"))),
         "{:?}",
         response.suggestions
     );
+    assert!(
+        see_also.iter().any(|uri| listed(uri)),
+        "the query should have a related document among its results"
+    );
+    for s in &response.suggestions {
+        let uri = s.trim_start_matches("Related: ").split(' ').next().unwrap();
+        assert!(!listed(uri), "{s} repeats a result");
+    }
     for hit in &response.results {
         assert!(!hit.snippet.is_empty(), "{}: empty snippet", hit.uri);
         assert!(

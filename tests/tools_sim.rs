@@ -651,6 +651,72 @@ fn env_references_to_missing_services_are_warned_about() {
     ));
     assert_eq!(strings(&set["warnings"]).len(), 2, "{set}");
     assert_eq!(lists(&sim), before + 1);
+    // A value that refers to its own variable would hold the literal text: warned about
+    // for a service's variable and a project's alike (the value is stored as given).
+    for args in [
+        json!({"action": "set", "serviceHostname": "api", "variables": ["cache_port=${cache_port}"]}),
+        json!({"action": "set", "project": true, "variables": ["APP_ENV=x${APP_ENV}"]}),
+    ] {
+        let set = expect_ok(&s.call("zerops_env", args));
+        let warnings = strings(&set["warnings"]);
+        assert_eq!(warnings.len(), 1, "{set}");
+        assert!(warnings[0].contains("refers to itself"), "{set}");
+    }
+}
+
+/// One variable's process failing does not hide the rest of the change: the error names
+/// that variable and still lists every variable that was sent.
+#[test]
+fn an_env_change_whose_process_fails_names_its_variable() {
+    let sim = start_sim(SimConfig {
+        process_duration: Duration::from_millis(1500),
+        ..SimConfig::default()
+    });
+    let mut s = Session::start(&sim_env(&sim));
+    let since = Instant::now();
+    let id = s.start_call(
+        "zerops_env",
+        json!({"action": "set", "serviceHostname": "web", "variables": ["A=1", "B=2", "C=3"]}),
+        None,
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let marked = sim.with_state(|st| {
+            let mut ours: Vec<&mut ProcessRec> = st
+                .processes
+                .iter_mut()
+                .filter(|p| p.started_at >= since && p.action == "stack.userDataCreate")
+                .collect();
+            if ours.len() < 3 {
+                return false;
+            }
+            ours[1].failure = Some("storage hiccup".into());
+            true
+        });
+        if marked {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the three creates never started");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let err = expect_error(&s.result(id), "PROCESS_FAILED");
+    assert!(
+        err["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("Changing B failed"),
+        "{err}"
+    );
+    assert_eq!(err["added"], json!(["A", "B", "C"]), "{err}");
+    assert_eq!(err["failed"][0]["variable"], "B", "{err}");
+    assert_eq!(err["failed"].as_array().unwrap().len(), 1, "{err}");
+    assert!(
+        err["suggestion"]
+            .as_str()
+            .unwrap()
+            .contains("zerops_env get"),
+        "{err}"
+    );
 }
 
 /// A reference to a key the service does not have, but one near it, is warned about with
@@ -831,8 +897,7 @@ fn lifecycle_calls_on_a_never_deployed_service_say_to_deploy() {
 }
 
 /// A start of a running service or a stop of a stopped one is answered from the service's
-/// status, with nothing sent to the API (no process that does nothing); a restart of a
-/// running one still goes out.
+/// status, with nothing sent to the API (no process that does nothing).
 #[test]
 fn redundant_starts_and_stops_are_answered_without_a_process() {
     let sim = fast_sim();
@@ -864,6 +929,62 @@ fn redundant_starts_and_stops_are_answered_without_a_process() {
     assert_eq!(stopped["status"], "already_stopped", "{stopped}");
     assert_eq!(mutations(&sim).len(), after_stop, "{:?}", mutations(&sim));
     assert_eq!(service_field(&sim, WEB_ID, |x| x.status.clone()), "STOPPED");
+}
+
+/// What this server sent and the service does not show yet counts before the status: a
+/// second stop while the first is under way is not sent again, and a start while a stop is
+/// pending is sent although the service still reads as running (it would stop otherwise).
+#[test]
+fn a_pending_stop_is_neither_repeated_nor_mistaken_for_a_running_service() {
+    let sim = start_sim(SimConfig {
+        process_duration: Duration::from_millis(2500),
+        ..SimConfig::default()
+    });
+    let mut s = Session::start(&sim_env(&sim));
+    let since = Instant::now();
+    let first = s.start_call(
+        "zerops_manage",
+        json!({"action": "stop", "serviceHostname": "web"}),
+        Some("stop"),
+    );
+    when_started(&sim, since, |p| p.action == "stack.stop", |_| {});
+    let sent = mutations(&sim).len();
+    let again = expect_ok(&s.call(
+        "zerops_manage",
+        json!({"action": "stop", "serviceHostname": "web"}),
+    ));
+    assert_eq!(again["status"], "stopping", "{again}");
+    assert!(
+        again["message"]
+            .as_str()
+            .unwrap()
+            .contains("Already requested"),
+        "{again}"
+    );
+    assert_eq!(mutations(&sim).len(), sent, "{:?}", mutations(&sim));
+    // The platform may show the service running while its stop waits in line.
+    sim.with_state(|st| {
+        st.services
+            .iter_mut()
+            .find(|x| x.id == WEB_ID)
+            .unwrap()
+            .status = "ACTIVE".into();
+    });
+    let start = s.start_call(
+        "zerops_manage",
+        json!({"action": "start", "serviceHostname": "web"}),
+        Some("start"),
+    );
+    let started = s.result(start);
+    let started = expect_ok(&started);
+    assert!(started.get("process").is_some(), "{started}");
+    assert!(
+        sim.requests()
+            .contains(&format!("PUT /service-stack/{WEB_ID}/start")),
+        "{:?}",
+        sim.requests()
+    );
+    expect_ok(&s.result(first));
 }
 
 /// A service with no running containers gets the variables when it starts: a never
@@ -1425,6 +1546,13 @@ fn an_import_names_the_service_whose_process_was_canceled() {
         .unwrap();
     assert_eq!(queue["status"], "canceled", "{done}");
     assert_eq!(queue["error"]["code"], "PROCESS_CANCELED", "{done}");
+    assert!(
+        queue["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("canceled before it finished"),
+        "{done}"
+    );
 }
 
 #[test]

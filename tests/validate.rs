@@ -421,6 +421,13 @@ fn import_services_for_the_import_tool() {
         "I3"
     );
     assert_eq!(import_services("- a\n").unwrap_err().rule, "G5");
+    // A mode the type names is the service's mode, as `mode:` would be.
+    let named = import_services(
+        "services:\n  - hostname: db\n    type: postgresql:ha@17\n  - hostname: kv\n    type: valkey:single@7.2\n",
+    )
+    .expect("services");
+    assert_eq!(named[0].mode.as_deref(), Some("HA"));
+    assert_eq!(named[1].mode.as_deref(), Some("NON_HA"));
 }
 
 #[test]
@@ -456,7 +463,7 @@ fn a_variable_that_refers_to_itself_is_the_only_one_warned_about() {
     assert_eq!(z36.len(), 2, "{z36:?}");
     assert!(
         z36[0].0.ends_with("build.envVariables.NODE_ENV")
-            && z36[0].1.contains("`APP_NODE_ENV: ${NODE_ENV}`"),
+            && z36[0].1.ends_with("or give it a name of its own"),
         "{z36:?}"
     );
     assert!(

@@ -578,7 +578,12 @@ impl Store {
                 .map(str::to_owned)
                 .collect();
         if let Some(&(top, _)) = ranked.first() {
-            for uri in &self.documents[top].see_also {
+            // A related document already among the results would only repeat it.
+            for uri in self.documents[top]
+                .see_also
+                .iter()
+                .filter(|uri| !results.iter().any(|hit| hit.uri == **uri))
+            {
                 let title = self.get(uri).map(|d| d.title.as_str());
                 suggestions.push(suggest::related(uri, title));
             }

@@ -185,8 +185,11 @@ fn preflight(session: &Session, request: &DeployRequest) -> Result<Plan, Platfor
             ),
         )
         .with_suggestion({
-            let mut runtimes: Vec<String> = super::helpers::project_services(session)
-                .unwrap_or_default()
+            let all = match listed.take() {
+                Some(services) => services,
+                None => super::helpers::project_services(session).unwrap_or_default(),
+            };
+            let mut runtimes: Vec<String> = all
                 .into_iter()
                 .filter(|s| s.type_info.category == "USER")
                 .map(|s| s.name)
@@ -862,10 +865,17 @@ const BUILD_FAILED_HINT: &str = "Read buildLog: a build command failed (missing 
 /// pipeline the platform marked failed counts as a failed build even while the status
 /// still names a stage (the two are not updated together).
 fn failure_explained(version: &AppVersionEvent) -> (&'static str, &'static str) {
-    if pipeline_failed(version) && build_in_progress(&version.status) {
-        return ("The build pipeline failed", BUILD_FAILED_HINT);
-    }
-    match version.status.as_str() {
+    // A status that lags names the stage that failed, or one before it: a failure seen
+    // while it reads DEPLOYING is no build failure.
+    let status = match version.status.as_str() {
+        "UPLOADING" | "WAITING_TO_BUILD" | "BUILDING" if pipeline_failed(version) => {
+            return ("The build pipeline failed", BUILD_FAILED_HINT);
+        }
+        "PREPARING_RUNTIME" if pipeline_failed(version) => "PREPARING_RUNTIME_FAILED",
+        "WAITING_TO_DEPLOY" | "DEPLOYING" if pipeline_failed(version) => "DEPLOY_FAILED",
+        other => other,
+    };
+    match status {
         "BUILD_FAILED" | "BUILD_VALIDATION_FAILED" => ("The build failed", BUILD_FAILED_HINT),
         "PREPARING_RUNTIME_FAILED" => (
             "Preparing the runtime failed",
@@ -877,7 +887,7 @@ fn failure_explained(version: &AppVersionEvent) -> (&'static str, &'static str) 
         ),
         "CANCELLED" | "CANCELED" => (
             "The deploy was canceled",
-            "Its build was canceled (zerops_process, the GUI or another client); the version that was active stays active. Deploy again if it is still wanted.",
+            "Its build was canceled (zerops_process, the GUI or another client); a version that was active before stays active. Deploy again if it is still wanted.",
         ),
         _ => (
             "The deploy did not finish",
@@ -988,6 +998,19 @@ mod tests {
         let lagging = version("BUILDING", stamp);
         assert!(build_ended(&lagging));
         assert_eq!(failure_explained(&lagging).0, "The build pipeline failed");
+        assert_eq!(
+            failure_explained(&version("PREPARING_RUNTIME", stamp)).0,
+            "Preparing the runtime failed"
+        );
+        assert_eq!(
+            failure_explained(&version("DEPLOYING", stamp)).0,
+            "The new version did not start"
+        );
+        // Without the mark, a version still deploying only did not finish.
+        assert_eq!(
+            failure_explained(&version("DEPLOYING", None)).0,
+            "The deploy did not finish"
+        );
         assert_eq!(
             failure_explained(&version("BUILD_FAILED", stamp)).0,
             "The build failed"

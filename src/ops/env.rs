@@ -277,6 +277,12 @@ pub fn parse_keys(lines: &[String]) -> Result<Vec<String>, PlatformError> {
             keys.push(key);
         }
     }
+    if keys.is_empty() {
+        // Only blank items: a delete of nothing, which would answer as if it had run.
+        return Err(refused(
+            "No variable names given (every item is blank)".into(),
+        ));
+    }
     Ok(keys)
 }
 
@@ -399,16 +405,19 @@ pub fn set(
             "Zerops keys are unique whatever their case: set '{existing}' to change it, or delete it first."
         )));
     }
-    let warnings = unknown_references(
+    let mut warnings = self_references(&assignments);
+    warnings.extend(unknown_references(
         session,
         &assignments,
         &current,
         &mut Lookups::with_services(services),
-    );
+    ));
     let mut added = Vec::new();
     let mut replaced = Vec::new();
     let mut stored_sensitive = Vec::new();
     let mut processes: Vec<Process> = Vec::new();
+    // The variable each process changes (a project variable's replacement sends two).
+    let mut process_keys: Vec<String> = Vec::new();
     let keys: Vec<String> = assignments.iter().map(|(k, _)| k.clone()).collect();
     for (i, (key, value)) in assignments.iter().enumerate() {
         let existing = current.iter().find(|v| &v.key == key);
@@ -457,6 +466,7 @@ pub fn set(
             };
             partly_done(err, &progress)
         })?;
+        process_keys.resize(processes.len(), key.clone());
         if existing.is_some() {
             replaced.push(key.clone());
         } else {
@@ -468,17 +478,25 @@ pub fn set(
     if !warnings.is_empty() {
         changes["warnings"] = json!(warnings);
     }
-    finish(session, service.as_ref(), processes, follow, changes)
+    finish(
+        session,
+        service.as_ref(),
+        processes,
+        &process_keys,
+        follow,
+        changes,
+    )
 }
 
 /// `${host_key}` references that cannot resolve: to a service the project does not have,
 /// or to a key near one the service has (`${db_hostnme}`); the platform stores them, and
 /// the app gets the text as written. Only a prefix that can be a hostname (lowercase
 /// letters and digits) counts, so `${DB_URL}` is left alone, and so is a name that is a
-/// variable here. The services come from `read` (service scope), or are listed only when
-/// such a reference is found (project scope); a referenced service's variables are read
-/// once per [`Lookups`]. A key with no near match (by edit distance) is not warned about:
-/// it may come from the service's zerops.yml, which the listing may not show.
+/// variable here. The services come with the [`Lookups`] when the caller has listed them
+/// (`read` in service scope, the import, the deploy that found its service), or are listed
+/// only when such a reference is found; a referenced service's variables are read once
+/// per [`Lookups`]. A key with no near match (by edit distance) is not warned about: it
+/// may come from the service's zerops.yml, which the listing may not show.
 fn unknown_references(
     session: &Session,
     assignments: &[(String, String)],
@@ -555,6 +573,22 @@ fn unknown_references(
         }
     }
     warnings
+}
+
+/// Variables whose value refers to the variable itself (`API_URL=${API_URL}`): the value
+/// would shadow what the name reaches and hold the literal text (validator rule Z36/I26).
+fn self_references(assignments: &[(String, String)]) -> Vec<String> {
+    use crate::ops::validate::env::{references, self_reference_fix};
+    assignments
+        .iter()
+        .filter(|(key, value)| references(value).contains(&Ok(key.as_str())))
+        .map(|(key, _)| {
+            format!(
+                "{key}: refers to itself, so it would hold the literal text ${{{key}}}; {}.",
+                self_reference_fix(key)
+            )
+        })
+        .collect()
 }
 
 /// What reference checks have read so far: the project's services (listed when first
@@ -725,21 +759,57 @@ pub fn delete(
         session,
         service.as_ref(),
         processes,
+        &keys,
         follow,
         json!({ "removed": keys }),
     )
 }
 
+/// Follows the change's processes (`keys[i]` is the variable `processes[i]` changes) and
+/// answers with `changes`; a process that failed or was canceled makes it an error that
+/// still carries `changes` and names the variables whose processes did not finish well.
 fn finish(
     session: &Session,
     service: Option<&ServiceStack>,
     processes: Vec<Process>,
+    keys: &[String],
     follow: &mut Follow<'_>,
     changes: Value,
 ) -> Result<Value, PlatformError> {
     let done = follow_processes(session.client.as_ref(), processes, follow)?;
-    for (process, ending) in &done {
-        fail_if_failed(process, *ending, "Changing environment variables")?;
+    let ended_badly: Vec<(&str, &Process, PlatformError)> = done
+        .iter()
+        .zip(keys)
+        .filter_map(|((p, e), key)| {
+            let err = fail_if_failed(p, *e, &format!("Changing {key}")).err()?;
+            Some((key.as_str(), p, err))
+        })
+        .collect();
+    if !ended_badly.is_empty() {
+        let mut err = ended_badly[0].2.clone();
+        if ended_badly.len() > 1 {
+            err.message = format!(
+                "{} ({} of the change's processes did not finish well)",
+                err.message,
+                ended_badly.len()
+            );
+        }
+        err.suggestion = format!(
+            "{} The variables in `added`/`replaced`/`removed` were sent; those in `failed` may not have changed: zerops_env get shows what is stored.",
+            err.suggestion
+        );
+        let mut details = changes.as_object().cloned().unwrap_or_default();
+        details.insert(
+            "failed".into(),
+            ended_badly
+                .iter()
+                .map(
+                    |(key, p, _)| json!({ "variable": key, "processId": p.id, "status": p.status }),
+                )
+                .collect(),
+        );
+        err.details = Some(details);
+        return Err(err);
     }
     let mut result = changes;
     result["scope"] = json!(if service.is_some() {
@@ -903,6 +973,17 @@ mod tests {
             "{}",
             err.suggestion
         );
+        // Blank items name nothing: refused rather than answered as a delete that ran; a
+        // key given twice is deleted once.
+        for blank in [&[""][..], &["  ", "\n"][..]] {
+            let err = parse_keys(&lines(blank)).unwrap_err();
+            assert!(
+                err.message.contains("every item is blank"),
+                "{}",
+                err.message
+            );
+        }
+        assert_eq!(parse_keys(&lines(&["A", "A"])).unwrap(), ["A"]);
     }
 
     #[test]

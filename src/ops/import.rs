@@ -40,9 +40,16 @@ pub fn read_source(
             "Give either content or filePath, not both",
         )
         .with_suggestion("Pass the YAML inline as content, or the path of the file as filePath.")),
+        // A blank content (or path) counts as not given; said so when it was sent.
         (None, None) => Err(PlatformError::new(
             ErrorCode::InvalidParameter,
-            "Give content (the YAML) or filePath",
+            if content.is_some() {
+                "content is empty: there is no YAML to check"
+            } else if file_path.is_some() {
+                "filePath is empty"
+            } else {
+                "Give content (the YAML) or filePath"
+            },
         )
         .with_suggestion("Pass the YAML inline as content, or the path of the file as filePath.")),
         (Some(text), None) => {
@@ -338,15 +345,18 @@ pub fn import(
         });
         if let Some((process, _)) = ended_badly {
             entry["status"] = json!(process.status.to_ascii_lowercase());
-            let code = if process.status == "CANCELED" {
-                ErrorCode::ProcessCanceled
+            let (code, message) = if process.status == "CANCELED" {
+                (
+                    ErrorCode::ProcessCanceled,
+                    "canceled before it finished (zerops_process, the GUI or another client): check zerops_discover for what is left of it",
+                )
             } else {
-                ErrorCode::ProcessFailed
+                (
+                    ErrorCode::ProcessFailed,
+                    process.fail_reason.as_deref().unwrap_or("no reason given"),
+                )
             };
-            entry["error"] = json!({
-                "code": code.as_str(),
-                "message": process.fail_reason.as_deref().unwrap_or("no reason given"),
-            });
+            entry["error"] = json!({ "code": code.as_str(), "message": message });
         }
     }
     let finished_ok = done
@@ -415,24 +425,41 @@ fn add_override_warnings(
 }
 
 /// What an override of `have` with `wanted` would leave unchanged, as a sentence; `None`
-/// when the type and mode match (or cannot be compared: a type that names its mode, such
-/// as `postgresql:single@18`, or a mode the YAML leaves out).
+/// when the type and mode match, or cannot be told apart: `alpine/nodejs@22` and
+/// `nodejs@latest` are the `nodejs@22` a service runs, and `postgresql:ha@16` names the
+/// mode `HA` as `mode: HA` does.
 fn override_drift(wanted: &validate::ImportService, have: &ServiceStack) -> Option<String> {
     let have_type = have.type_info.version_name.as_str();
+    let (want, got) = (
+        TypeParts::of(&wanted.service_type),
+        TypeParts::of(have_type),
+    );
     let mut changed = Vec::new();
-    if !have_type.is_empty()
-        && !wanted.service_type.contains(':')
-        && !wanted.service_type.eq_ignore_ascii_case(have_type)
-    {
+    let other_version = match (want.version, got.version) {
+        // `1.3` asks for what `1.3.9` is.
+        (Some(w), Some(g)) => !(w == g || g.strip_prefix(w).is_some_and(|r| r.starts_with('.'))),
+        _ => false,
+    };
+    if !have_type.is_empty() && (want.family != got.family || other_version) {
         changed.push(format!(
             "type {} (it stays {have_type})",
             wanted.service_type
         ));
     }
-    if let (Some(want), Some(mode)) = (wanted.mode.as_deref(), have.mode.as_deref())
-        && !want.eq_ignore_ascii_case(mode)
+    let want_mode = wanted
+        .mode
+        .as_deref()
+        .map(str::to_ascii_uppercase)
+        .or(want.mode);
+    let have_mode = have
+        .mode
+        .as_deref()
+        .map(str::to_ascii_uppercase)
+        .or(got.mode);
+    if let (Some(w), Some(h)) = (want_mode, have_mode)
+        && w != h
     {
-        changed.push(format!("mode {want} (it stays {mode})"));
+        changed.push(format!("mode {w} (it stays {h})"));
     }
     if changed.is_empty() {
         return None;
@@ -443,6 +470,40 @@ fn override_drift(wanted: &validate::ImportService, have: &ServiceStack) -> Opti
         changed.join(" and "),
         wanted.hostname
     ))
+}
+
+/// A type string as the override check compares it.
+struct TypeParts<'a> {
+    /// The family, spellings of one family folded (`golang` is `go`).
+    family: String,
+    /// A concrete version (`latest` and none are not).
+    version: Option<&'a str>,
+    /// The mode a `:single` / `:ha` suffix names.
+    mode: Option<String>,
+}
+
+impl TypeParts<'_> {
+    fn of(text: &str) -> TypeParts<'_> {
+        let spelled = validate::catalog::split(text);
+        let family = match spelled.name.to_ascii_lowercase().as_str() {
+            "golang" => "go".to_owned(),
+            "objectstorage" => "object-storage".to_owned(),
+            "sharedstorage" => "shared-storage".to_owned(),
+            other => other.to_owned(),
+        };
+        let version =
+            Some(spelled.version).filter(|v| !v.is_empty() && !v.eq_ignore_ascii_case("latest"));
+        let mode = match spelled.suffix.map(str::to_ascii_lowercase).as_deref() {
+            Some("ha") => Some("HA".to_owned()),
+            Some("single") => Some("NON_HA".to_owned()),
+            _ => None,
+        };
+        TypeParts {
+            family,
+            version,
+            mode,
+        }
+    }
 }
 
 /// `next`, after naming the services that were not made (refused, or their process
@@ -509,6 +570,80 @@ fn next_action(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A blank content or path is refused naming what was sent blank.
+    #[test]
+    fn blank_sources_are_named() {
+        let message = |content: Option<&str>, path: Option<&str>| {
+            read_source(content, path).unwrap_err().message
+        };
+        assert!(message(Some(" \n"), None).starts_with("content is empty"));
+        assert_eq!(message(None, Some("")), "filePath is empty");
+        assert!(message(None, None).starts_with("Give content"));
+    }
+
+    /// Spellings of one type and mode are no change; another family, a concrete version
+    /// the service does not run, or another mode (however written) is, and only what
+    /// differs is named.
+    #[test]
+    fn override_drift_tells_spellings_from_changes() {
+        let running = |version_name: &str, mode: Option<&str>| ServiceStack {
+            name: "svc".into(),
+            mode: mode.map(str::to_owned),
+            type_info: crate::platform::TypeInfo {
+                version_name: version_name.into(),
+                ..Default::default()
+            },
+            ..ServiceStack::default()
+        };
+        let drift = |yaml_type: &str, yaml_mode: Option<&str>, have: &ServiceStack| {
+            let mode = yaml_mode.map_or(String::new(), |m| format!("\n    mode: {m}"));
+            let yaml = format!(
+                "services:\n  - hostname: svc\n    type: {yaml_type}{mode}\n    override: true\n"
+            );
+            let wanted = validate::import_services(&yaml).unwrap();
+            override_drift(&wanted[0], have)
+        };
+        let node = running("nodejs@22", Some("NON_HA"));
+        for same in [
+            "nodejs@22",
+            "alpine/nodejs@22",
+            "nodejs@latest",
+            "NODEJS@22",
+        ] {
+            assert_eq!(drift(same, None, &node), None, "{same}");
+        }
+        assert_eq!(drift("golang@1", None, &running("go@1", None)), None);
+        assert_eq!(drift("bun@1.3", None, &running("bun@1.3.9", None)), None);
+        assert!(
+            drift("nodejs@20", None, &node)
+                .is_some_and(|w| w.contains("type nodejs@20 (it stays nodejs@22)"))
+        );
+        assert!(drift("bun@1.3", None, &running("bun@1.30", None)).is_some());
+        let db = running("postgresql@16", Some("NON_HA"));
+        assert_eq!(drift("postgresql:single@16", None, &db), None);
+        assert_eq!(drift("postgresql@16", Some("NON_HA"), &db), None);
+        let to_ha = drift("postgresql:ha@16", None, &db).unwrap();
+        assert!(
+            to_ha.contains("mode HA (it stays NON_HA)") && !to_ha.contains("type "),
+            "{to_ha}"
+        );
+        let both = drift("postgresql:ha@17", None, &db).unwrap();
+        assert!(
+            both.contains("type postgresql:ha@17 (it stays postgresql@16) and mode HA"),
+            "{both}"
+        );
+        // A mode the API does not report cannot be compared.
+        assert_eq!(
+            drift("postgresql@16", Some("HA"), &running("postgresql@16", None)),
+            None
+        );
+        // Nor can a type it does not report.
+        assert_eq!(
+            drift("valkey@7.2", None, &running("", Some("NON_HA"))),
+            None
+        );
+    }
 
     #[test]
     fn the_next_action_names_the_runtimes_that_wait_for_code() {

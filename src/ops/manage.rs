@@ -18,7 +18,9 @@ use crate::platform::{
 };
 
 use super::follow::{Follow, follow_process};
-use super::helpers::{fail_if_failed, followed_json, refuse_if_deleting, resolve_service};
+use super::helpers::{
+    fail_if_failed, followed_json, refuse_if_deleting, remember, resolve_service, sent_pending,
+};
 
 /// What the caller asked to scale to.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -318,7 +320,26 @@ pub fn lifecycle(
     }
     // Check before acting, as for subdomains: a start of a running service or a stop of a
     // stopped one would only leave a process (and a GUI notification) that does nothing.
+    // What this server already sent and the service does not show yet counts first: the
+    // same change is not sent twice, and the status is not trusted while the opposite
+    // change is on its way (a start behind a pending stop is still needed).
+    let (sent_as, opposite) = match action {
+        Lifecycle::Start => (Some("start"), Some("stop")),
+        Lifecycle::Stop => (Some("stop"), Some("start")),
+        Lifecycle::Restart => (None, None),
+    };
+    if let Some(id) = sent_as.and_then(|a| sent_pending(session, &service.id, a, false)) {
+        return Ok(json!({
+            "serviceHostname": service.name,
+            "serviceId": service.id,
+            "status": if action == Lifecycle::Start { "starting" } else { "stopping" },
+            "message": format!("Already requested: process {id} is under way; check it with zerops_process."),
+        }));
+    }
+    let opposite_pending =
+        opposite.is_some_and(|a| sent_pending(session, &service.id, a, false).is_some());
     let already = match (action, service.status.as_str()) {
+        _ if opposite_pending => None,
         (Lifecycle::Start, "ACTIVE") => Some((
             "already_running",
             "is already running: nothing was started. To restart it, use action restart.",
@@ -342,6 +363,9 @@ pub fn lifecycle(
         Lifecycle::Stop => session.client.stop_service(&service.id)?,
         Lifecycle::Restart => session.client.restart_service(&service.id)?,
     };
+    if let Some(sent_as) = sent_as {
+        remember(session, &service.id, sent_as, &process.id);
+    }
     let (done, ending) = follow_process(session.client.as_ref(), process, follow)?;
     fail_if_failed(&done, ending, &format!("{doing} '{}'", service.name))?;
     Ok(json!({

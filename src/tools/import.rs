@@ -31,7 +31,8 @@ override: true on a service re-imports an existing hostname (a runtime is redepl
                 "services": {"type": "array"}, "processes": {"type": "array"},
                 "summary": {"type": "string"}, "warnings": {"type": "array"},
                 "hostnamesTaken": {"type": "array", "items": {"type": "string"}}, "note": {"type": "string"},
-                "referenceWarnings": {"type": "array", "items": {"type": "string"}}
+                "referenceWarnings": {"type": "array", "items": {"type": "string"}},
+                "overrideWarnings": {"type": "array", "items": {"type": "string"}}
             },
             "required": ["services"]
         }),

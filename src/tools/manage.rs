@@ -44,7 +44,7 @@ Follows the platform process to its end. Restart after env changes so running co
             "type": "object",
             "properties": {
                 "serviceHostname": {"type": "string"}, "serviceId": {"type": "string"},
-                "process": {"type": "object"}, "message": {"type": "string"},
+                "process": {"type": "object"}, "message": {"type": "string"}, "status": {"type": "string"},
                 "warnings": {"type": "array", "items": {"type": "string"}}
             },
             "required": ["serviceHostname"]

@@ -385,18 +385,22 @@ pub fn check_references(
             &path,
             Pos::from(value),
             format!("`{key}` refers to itself: it shadows what `${{{key}}}` would reach, and holds the literal text `${{{key}}}`"),
-            format!("delete the line if it is meant to pass on a project variable (those are inherited), or give it a name of its own, e.g. `{}: ${{{key}}}`", own_name(key)),
+            self_reference_fix(key),
         );
     }
 }
 
-/// A name for a variable that should carry `${key}` without shadowing it.
-fn own_name(key: &str) -> String {
+/// What to do about variable `key` whose value is or holds `${key}`: delete it, or name it
+/// otherwise (for a lower-case key, its upper-case form is the example: a project
+/// variable's name is rarely lower case).
+pub fn self_reference_fix(key: &str) -> String {
+    let delete =
+        "delete the line if it is meant to pass on a project variable (those are inherited)";
     let upper = key.to_ascii_uppercase();
     if upper == key {
-        format!("APP_{key}")
+        format!("{delete}, or give it a name of its own")
     } else {
-        upper
+        format!("{delete}, or give it a name of its own, e.g. `{upper}: ${{{key}}}`")
     }
 }
 

@@ -479,8 +479,8 @@ pub fn check_zerops_yaml(sink: &mut Sink, item: &Node, entry: &Entry, path: &str
 /// I26: secrets map, plus references to generated variables of managed services in this file.
 pub fn check_secrets(sink: &mut Sink, node: &Node, path: &str, at: Pos, peers: &Peers) {
     for (key, value) in env::check_map(sink, node, path, at, EnvMap::ImportSecrets) {
+        env::check_references(sink, "I26", path, key, value);
         let p = join(path, key);
-        env::check_reference_syntax(sink, "I26", &p, value);
         let Some(text) = value.as_str() else { continue };
         for name in env::references(text).into_iter().flatten() {
             let Some((host, var)) = name.split_once('_') else {

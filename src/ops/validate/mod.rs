@@ -9,7 +9,7 @@
 
 pub mod catalog;
 mod commands;
-mod env;
+pub(crate) mod env;
 mod import_fields;
 mod import_service;
 mod import_yml;
@@ -366,10 +366,16 @@ pub fn import_services(content: &str) -> Result<Vec<ImportService>, Finding> {
         out.push(ImportService {
             hostname: hostname.to_owned(),
             service_type: service_type.to_owned(),
+            // The mode as written, or as the type names it (`postgresql:ha@17`).
             mode: item
                 .value_of("mode")
                 .and_then(Node::scalar_text)
-                .map(str::to_owned),
+                .map(str::to_owned)
+                .or_else(|| match catalog::split(service_type).suffix {
+                    Some("ha") => Some("HA".to_owned()),
+                    Some("single") => Some("NON_HA".to_owned()),
+                    _ => None,
+                }),
             overrides: item.value_of("override").and_then(shape::go_bool) == Some(true),
             awaits_code: !managed
                 && item.get("buildFromGit").is_none()
