@@ -712,7 +712,7 @@ fn a_deploy_warns_about_its_zerops_yml_variables() {
         .collect();
     assert_eq!(warnings.len(), 3, "{result}");
     assert!(
-        warnings[0].contains("NODE_ENV is also a secret variable of 'api'"),
+        warnings[0].contains("NODE_ENV is also set on 'api' as a service variable"),
         "{warnings:?}"
     );
     assert!(

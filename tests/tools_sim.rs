@@ -931,6 +931,41 @@ fn redundant_starts_and_stops_are_answered_without_a_process() {
     assert_eq!(service_field(&sim, WEB_ID, |x| x.status.clone()), "STOPPED");
 }
 
+/// A start or stop already under way at another client's request (the service reads
+/// STARTING / STOPPING) is not queued a second time.
+#[test]
+fn a_start_or_stop_under_way_elsewhere_is_not_sent_again() {
+    let sim = start_sim(SimConfig {
+        process_duration: Duration::from_millis(2000),
+        ..SimConfig::default()
+    });
+    let mut other = Session::start(&sim_env(&sim));
+    let mut s = Session::start(&sim_env(&sim));
+    for (action, status) in [("stop", "stopping"), ("start", "starting")] {
+        let since = Instant::now();
+        let theirs = other.start_call(
+            "zerops_manage",
+            json!({"action": action, "serviceHostname": "web"}),
+            Some(action),
+        );
+        when_started(
+            &sim,
+            since,
+            |p| p.action == format!("stack.{action}"),
+            |_| {},
+        );
+        let sent = mutations(&sim).len();
+        let ours = expect_ok(&s.call(
+            "zerops_manage",
+            json!({"action": action, "serviceHostname": "web"}),
+        ));
+        assert_eq!(ours["status"], status, "{ours}");
+        assert!(ours.get("process").is_none(), "{ours}");
+        assert_eq!(mutations(&sim).len(), sent, "{:?}", mutations(&sim));
+        expect_ok(&other.result(theirs));
+    }
+}
+
 /// What this server sent and the service does not show yet counts before the status: a
 /// second stop while the first is under way is not sent again, and a start while a stop is
 /// pending is sent although the service still reads as running (it would stop otherwise).

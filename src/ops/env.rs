@@ -641,8 +641,9 @@ pub fn import_reference_warnings(
 }
 
 /// What a deploy's zerops.yml `run.envVariables` (`pairs`) would meet on `service`: the
-/// reference checks of `set`, and keys the service already has as secrets (the zerops.yml
-/// value takes precedence in the app, so the secret silently stops counting). `listed`:
+/// reference checks of `set`, and keys the service already has as its own variables (type
+/// `SECRET`, set with zerops_env or an import: the zerops.yml value takes precedence in
+/// the app, so that variable silently stops counting). `listed`:
 /// the project's services if the caller has them (else they are listed when needed).
 pub fn zerops_yml_variable_warnings(
     session: &Session,
@@ -663,7 +664,7 @@ pub fn zerops_yml_variable_warnings(
         .filter(|v| pairs.iter().any(|(k, _)| *k == v.key))
         .map(|v| {
             format!(
-                "{} is also a secret variable of '{}': the zerops.yml value takes precedence, so the secret stops counting. Keep one of them (zerops_env delete removes the secret).",
+                "{} is also set on '{}' as a service variable (zerops_env): the zerops.yml value takes precedence, so that one stops counting. Keep one of them (zerops_env delete removes the service variable).",
                 v.key, service.name
             )
         })

@@ -348,6 +348,15 @@ pub fn lifecycle(
             "already_stopped",
             "is already stopped: nothing was stopped.",
         )),
+        // Under way at another client's request: the same change again would only queue.
+        (Lifecycle::Start, "STARTING") => Some((
+            "starting",
+            "is already starting: nothing was sent; zerops_discover shows when it runs.",
+        )),
+        (Lifecycle::Stop, "STOPPING") => Some((
+            "stopping",
+            "is already stopping: nothing was sent; zerops_discover shows when it has stopped.",
+        )),
         _ => None,
     };
     if let Some((status, why)) = already {
