@@ -709,7 +709,9 @@ fn an_env_change_whose_process_fails_names_its_variable() {
     );
     assert_eq!(err["added"], json!(["A", "B", "C"]), "{err}");
     assert_eq!(err["failed"][0]["variable"], "B", "{err}");
+    assert_eq!(err["failed"][0]["status"], "failed", "{err}");
     assert_eq!(err["failed"].as_array().unwrap().len(), 1, "{err}");
+    assert!(err.get("deleted").is_none(), "{err}");
     assert!(
         err["suggestion"]
             .as_str()
@@ -717,6 +719,32 @@ fn an_env_change_whose_process_fails_names_its_variable() {
             .contains("zerops_env get"),
         "{err}"
     );
+    // The rest of the answer comes along: the restart advice holds for A and C.
+    assert_eq!(err["scope"], "service", "{err}");
+    assert!(
+        err["nextAction"].as_str().unwrap().contains("restart"),
+        "{err}"
+    );
+
+    // A project variable is replaced by a delete and a create: when only the create
+    // fails, the variable has lost its old value, and the answer says so.
+    let since = Instant::now();
+    let id = s.start_call(
+        "zerops_env",
+        json!({"action": "set", "project": true, "variables": ["APP_ENV=next"]}),
+        None,
+    );
+    when_started(
+        &sim,
+        since,
+        |p| p.action == "project.envCreate",
+        |p| p.failure = Some("storage hiccup".into()),
+    );
+    let err = expect_error(&s.result(id), "PROCESS_FAILED");
+    assert_eq!(err["replaced"], json!(["APP_ENV"]), "{err}");
+    assert_eq!(err["failed"][0]["variable"], "APP_ENV", "{err}");
+    assert_eq!(err["failed"].as_array().unwrap().len(), 1, "{err}");
+    assert_eq!(err["deleted"], json!(["APP_ENV"]), "{err}");
 }
 
 /// A reference to a key the service does not have, but one near it, is warned about with
@@ -1005,21 +1033,28 @@ fn a_pending_stop_is_neither_repeated_nor_mistaken_for_a_running_service() {
             .unwrap()
             .status = "ACTIVE".into();
     });
+    let since = Instant::now();
     let start = s.start_call(
         "zerops_manage",
         json!({"action": "start", "serviceHostname": "web"}),
         Some("start"),
     );
-    let started = s.result(start);
-    let started = expect_ok(&started);
-    assert!(started.get("process").is_some(), "{started}");
-    assert!(
-        sim.requests()
-            .contains(&format!("PUT /service-stack/{WEB_ID}/start")),
-        "{:?}",
-        sim.requests()
+    when_started(&sim, since, |p| p.action == "stack.start", |_| {});
+    // A stop after that start is what is wanted now: sent, although the first stop is
+    // still pending (it no longer says what is wanted).
+    let sent = mutations(&sim).len();
+    let stop_again = s.start_call(
+        "zerops_manage",
+        json!({"action": "stop", "serviceHostname": "web"}),
+        Some("stop-again"),
     );
+    let started = expect_ok(&s.result(start));
+    assert!(started.get("process").is_some(), "{started}");
+    let stopped = expect_ok(&s.result(stop_again));
+    assert!(stopped.get("process").is_some(), "{stopped}");
+    assert_eq!(mutations(&sim).len(), sent + 1, "{:?}", mutations(&sim));
     expect_ok(&s.result(first));
+    assert_eq!(service_field(&sim, WEB_ID, |x| x.status.clone()), "STOPPED");
 }
 
 /// A service with no running containers gets the variables when it starts: a never

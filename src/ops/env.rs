@@ -578,14 +578,18 @@ fn unknown_references(
 /// Variables whose value refers to the variable itself (`API_URL=${API_URL}`): the value
 /// would shadow what the name reaches and hold the literal text (validator rule Z36/I26).
 fn self_references(assignments: &[(String, String)]) -> Vec<String> {
-    use crate::ops::validate::env::{references, self_reference_fix};
+    use crate::ops::validate::env::references;
     assignments
         .iter()
         .filter(|(key, value)| references(value).contains(&Ok(key.as_str())))
         .map(|(key, _)| {
             format!(
-                "{key}: refers to itself, so it would hold the literal text ${{{key}}}; {}.",
-                self_reference_fix(key)
+                "{key}: refers to itself, so it would hold the literal text ${{{key}}}; set the value it should have, or give the reference a variable of another name{}.",
+                if key.to_ascii_uppercase() == *key {
+                    String::new()
+                } else {
+                    format!(" (e.g. {}=${{{key}}})", key.to_ascii_uppercase())
+                }
             )
         })
         .collect()
@@ -778,40 +782,7 @@ fn finish(
     changes: Value,
 ) -> Result<Value, PlatformError> {
     let done = follow_processes(session.client.as_ref(), processes, follow)?;
-    let ended_badly: Vec<(&str, &Process, PlatformError)> = done
-        .iter()
-        .zip(keys)
-        .filter_map(|((p, e), key)| {
-            let err = fail_if_failed(p, *e, &format!("Changing {key}")).err()?;
-            Some((key.as_str(), p, err))
-        })
-        .collect();
-    if !ended_badly.is_empty() {
-        let mut err = ended_badly[0].2.clone();
-        if ended_badly.len() > 1 {
-            err.message = format!(
-                "{} ({} of the change's processes did not finish well)",
-                err.message,
-                ended_badly.len()
-            );
-        }
-        err.suggestion = format!(
-            "{} The variables in `added`/`replaced`/`removed` were sent; those in `failed` may not have changed: zerops_env get shows what is stored.",
-            err.suggestion
-        );
-        let mut details = changes.as_object().cloned().unwrap_or_default();
-        details.insert(
-            "failed".into(),
-            ended_badly
-                .iter()
-                .map(
-                    |(key, p, _)| json!({ "variable": key, "processId": p.id, "status": p.status }),
-                )
-                .collect(),
-        );
-        err.details = Some(details);
-        return Err(err);
-    }
+    let failure = ended_badly(&done, keys);
     let mut result = changes;
     result["scope"] = json!(if service.is_some() {
         "service"
@@ -858,7 +829,74 @@ fn finish(
         result["processIds"] = done.iter().map(|(p, _)| p.id.as_str()).collect();
     }
     result["nextAction"] = json!(apply_hint(service));
-    Ok(result)
+    match failure {
+        // The whole answer travels with the error: what was sent, the processes still
+        // running and the restart advice hold for the variables that did change.
+        Some((mut err, mut failed)) => {
+            let mut details = result.as_object().cloned().unwrap_or_default();
+            details.append(&mut failed);
+            err.details = Some(details);
+            Err(err)
+        }
+        None => Ok(result),
+    }
+}
+
+/// The error for a change some of whose processes failed or were canceled, with the
+/// members that say which variables: `failed` (one item per variable) and `deleted` (a
+/// project variable whose old value went but whose new one was not stored).
+fn ended_badly(
+    done: &[(Process, Ending)],
+    keys: &[String],
+) -> Option<(PlatformError, serde_json::Map<String, Value>)> {
+    let mut first: Option<PlatformError> = None;
+    let mut failed: Vec<Value> = Vec::new();
+    let mut deleted: Vec<&str> = Vec::new();
+    for (i, ((process, ending), key)) in done.iter().zip(keys).enumerate() {
+        let Err(err) = fail_if_failed(process, *ending, &format!("Changing {key}")) else {
+            continue;
+        };
+        first.get_or_insert(err);
+        if failed.iter().any(|f| f["variable"] == key.as_str()) {
+            continue;
+        }
+        failed.push(json!({
+            "variable": key,
+            "processId": process.id,
+            "status": process.status.to_ascii_lowercase(),
+        }));
+        // A replacement's delete went through before its create failed.
+        let earlier_ok = done[..i]
+            .iter()
+            .zip(keys)
+            .any(|((p, e), k)| k == key && *e == Ending::Finished && p.status == "FINISHED");
+        if earlier_ok {
+            deleted.push(key);
+        }
+    }
+    let mut err = first?;
+    if failed.len() > 1 {
+        err.message = format!(
+            "{} ({} variables' processes did not finish well)",
+            err.message,
+            failed.len()
+        );
+    }
+    err.suggestion = format!(
+        "{} `added`/`replaced`/`removed` list what was sent; the variables in `failed` may not have changed{}: zerops_env get shows what is stored.",
+        err.suggestion,
+        if deleted.is_empty() {
+            ""
+        } else {
+            ", and those in `deleted` lost their old value (set them again)"
+        }
+    );
+    let mut members = serde_json::Map::new();
+    members.insert("failed".into(), Value::Array(failed));
+    if !deleted.is_empty() {
+        members.insert("deleted".into(), json!(deleted));
+    }
+    Some((err, members))
 }
 
 #[cfg(test)]

@@ -138,6 +138,27 @@ pub fn sent_pending(
     None
 }
 
+/// [`sent_pending`] for a process that must be seen running: one that cannot be read does
+/// not count (a caller about to skip its own request on the strength of it goes ahead).
+pub fn sent_running(session: &Session, service_id: &str, action: &str) -> Option<String> {
+    let process_id = session
+        .sent
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .iter()
+        .find(|(id, a, _)| id == service_id && *a == action)
+        .map(|(_, _, process)| process.clone())?;
+    let process = session.client.get_process(&process_id).ok()?;
+    process_in_progress(&process.status).then_some(process_id)
+}
+
+/// Forgets what this server sent with `action` for a service (a later opposite change
+/// supersedes it).
+pub fn forget(session: &Session, service_id: &str, action: &str) {
+    let mut sent = session.sent.lock().unwrap_or_else(|p| p.into_inner());
+    sent.retain(|(id, a, _)| !(id == service_id && *a == action));
+}
+
 /// Whether a delete this server sent is still under way or done (so the service is going
 /// away although it may still read as running).
 pub fn delete_pending(session: &Session, service_id: &str) -> bool {

@@ -435,9 +435,13 @@ fn override_drift(wanted: &validate::ImportService, have: &ServiceStack) -> Opti
         TypeParts::of(have_type),
     );
     let mut changed = Vec::new();
-    let other_version = match (want.version, got.version) {
-        // `1.3` asks for what `1.3.9` is.
-        (Some(w), Some(g)) => !(w == g || g.strip_prefix(w).is_some_and(|r| r.starts_with('.'))),
+    let other_version = match (resolved_version(&want.family, want.version), got.version) {
+        // `1.3` asks for what `1.3.9` is, and `8.4` for `8.4+1.22`.
+        (Some(w), Some(g)) => {
+            !(w == g
+                || g.strip_prefix(w.as_str())
+                    .is_some_and(|r| r.starts_with(['.', '+'])))
+        }
         _ => false,
     };
     if !have_type.is_empty() && (want.family != got.family || other_version) {
@@ -472,11 +476,59 @@ fn override_drift(wanted: &validate::ImportService, have: &ServiceStack) -> Opti
     ))
 }
 
+/// The version the platform runs for `version` of `family`: a concrete one as it is,
+/// `latest` or a prefix (`1`, `1.3`) as the newest version it names in zcp's offline list
+/// (the platform resolves such an alias to the newest). `None` when there is nothing to
+/// compare: no version, a tag such as `stable`, or `latest` of a family the list lacks.
+fn resolved_version(family: &str, version: Option<&str>) -> Option<String> {
+    let version = version?;
+    let listed: Vec<&str> = validate::catalog::family(family)
+        .map(|f| {
+            [f.legacy, f.alpine, f.ubuntu, f.single, f.ha, f.plain]
+                .into_iter()
+                .flatten()
+                .copied()
+                .filter(|v| v.starts_with(|c: char| c.is_ascii_digit()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let newest = |named: &dyn Fn(&str) -> bool| {
+        listed
+            .iter()
+            .copied()
+            .filter(|v| named(v))
+            .max_by(|a, b| version_key(a).cmp(&version_key(b)))
+            .map(str::to_owned)
+    };
+    if version.eq_ignore_ascii_case("latest") {
+        return newest(&|_| true);
+    }
+    if !version.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    if listed.contains(&version) {
+        return Some(version.to_owned());
+    }
+    newest(&|v| {
+        v.strip_prefix(version)
+            .is_some_and(|r| r.starts_with(['.', '+']))
+    })
+    .or_else(|| Some(version.to_owned()))
+}
+
+/// A version's numbers, for ordering (`1.10` after `1.9`).
+fn version_key(version: &str) -> Vec<u64> {
+    version
+        .split(['.', '+', '-'])
+        .map(|part| part.parse().unwrap_or(0))
+        .collect()
+}
+
 /// A type string as the override check compares it.
 struct TypeParts<'a> {
     /// The family, spellings of one family folded (`golang` is `go`).
     family: String,
-    /// A concrete version (`latest` and none are not).
+    /// The version as written, if any (see [`resolved_version`]).
     version: Option<&'a str>,
     /// The mode a `:single` / `:ha` suffix names.
     mode: Option<String>,
@@ -491,8 +543,7 @@ impl TypeParts<'_> {
             "sharedstorage" => "shared-storage".to_owned(),
             other => other.to_owned(),
         };
-        let version =
-            Some(spelled.version).filter(|v| !v.is_empty() && !v.eq_ignore_ascii_case("latest"));
+        let version = Some(spelled.version).filter(|v| !v.is_empty());
         let mode = match spelled.suffix.map(str::to_ascii_lowercase).as_deref() {
             Some("ha") => Some("HA".to_owned()),
             Some("single") => Some("NON_HA".to_owned()),
@@ -605,14 +656,25 @@ mod tests {
             override_drift(&wanted[0], have)
         };
         let node = running("nodejs@22", Some("NON_HA"));
-        for same in [
-            "nodejs@22",
-            "alpine/nodejs@22",
-            "nodejs@latest",
-            "NODEJS@22",
-        ] {
+        for same in ["nodejs@22", "alpine/nodejs@22", "NODEJS@22"] {
             assert_eq!(drift(same, None, &node), None, "{same}");
         }
+        // `latest` is the newest version zcp knows (24), which a nodejs@22 is not.
+        assert!(
+            drift("nodejs@latest", None, &node).is_some_and(|w| w.contains("type nodejs@latest"))
+        );
+        assert_eq!(
+            drift("nodejs@latest", None, &running("nodejs@24", None)),
+            None
+        );
+        assert_eq!(
+            drift("php-nginx@8.4", None, &running("php-nginx@8.4+1.22", None)),
+            None
+        );
+        assert_eq!(
+            drift("rust@stable", None, &running("rust@1.86", None)),
+            None
+        );
         assert_eq!(drift("golang@1", None, &running("go@1", None)), None);
         assert_eq!(drift("bun@1.3", None, &running("bun@1.3.9", None)), None);
         assert!(

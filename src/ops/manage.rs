@@ -19,7 +19,8 @@ use crate::platform::{
 
 use super::follow::{Follow, follow_process};
 use super::helpers::{
-    fail_if_failed, followed_json, refuse_if_deleting, remember, resolve_service, sent_pending,
+    fail_if_failed, followed_json, forget, refuse_if_deleting, remember, resolve_service,
+    sent_pending, sent_running,
 };
 
 /// What the caller asked to scale to.
@@ -328,7 +329,7 @@ pub fn lifecycle(
         Lifecycle::Stop => (Some("stop"), Some("start")),
         Lifecycle::Restart => (None, None),
     };
-    if let Some(id) = sent_as.and_then(|a| sent_pending(session, &service.id, a, false)) {
+    if let Some(id) = sent_as.and_then(|a| sent_running(session, &service.id, a)) {
         return Ok(json!({
             "serviceHostname": service.name,
             "serviceId": service.id,
@@ -372,7 +373,9 @@ pub fn lifecycle(
         Lifecycle::Stop => session.client.stop_service(&service.id)?,
         Lifecycle::Restart => session.client.restart_service(&service.id)?,
     };
-    if let Some(sent_as) = sent_as {
+    if let (Some(sent_as), Some(opposite)) = (sent_as, opposite) {
+        // This one comes after the opposite change: that one no longer says what is wanted.
+        forget(session, &service.id, opposite);
         remember(session, &service.id, sent_as, &process.id);
     }
     let (done, ending) = follow_process(session.client.as_ref(), process, follow)?;
