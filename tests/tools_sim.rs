@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use session::{Session, body, expect_error, expect_ok, fast_sim, sim_env, start_sim};
 use zcp::sim::demo::{API_ID, DB_ID, DEMO_PROJECT_ID, WEB_ID};
 use zcp::sim::model::{Effect, EnvRec, ProcessRec};
-use zcp::sim::{Fault, SimConfig, SimHandle};
+use zcp::sim::{Fault, SimConfig, SimHandle, State};
 
 fn service_field<T>(
     sim: &SimHandle,
@@ -43,21 +43,31 @@ fn when_started(
     matches: impl Fn(&ProcessRec) -> bool,
     mut change: impl FnMut(&mut ProcessRec),
 ) {
+    until_state(sim, "no such process started", |st| {
+        st.processes
+            .iter_mut()
+            .filter(|p| p.started_at >= since && matches(p))
+            .map(&mut change)
+            .count()
+            > 0
+    });
+}
+
+/// Waits (up to 10 s) until `done` says yes to the simulator's state; fails with `what`.
+fn until_state(sim: &SimHandle, what: &str, mut done: impl FnMut(&mut State) -> bool) {
     let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let found = sim.with_state(|st| {
-            st.processes
-                .iter_mut()
-                .filter(|p| p.started_at >= since && matches(p))
-                .map(&mut change)
-                .count()
-        });
-        if found > 0 {
-            return;
-        }
-        assert!(Instant::now() < deadline, "no such process started");
+    while !sim.with_state(&mut done) {
+        assert!(Instant::now() < deadline, "{what}");
         std::thread::sleep(Duration::from_millis(5));
     }
+}
+
+/// A simulator whose processes take `duration` (long enough to act while one runs).
+fn sim_with_processes_of(duration: Duration) -> SimHandle {
+    start_sim(SimConfig {
+        process_duration: duration,
+        ..SimConfig::default()
+    })
 }
 
 fn strings(value: &Value) -> Vec<String> {
@@ -668,10 +678,7 @@ fn env_references_to_missing_services_are_warned_about() {
 /// that variable and still lists every variable that was sent.
 #[test]
 fn an_env_change_whose_process_fails_names_its_variable() {
-    let sim = start_sim(SimConfig {
-        process_duration: Duration::from_millis(1500),
-        ..SimConfig::default()
-    });
+    let sim = sim_with_processes_of(Duration::from_millis(1500));
     let mut s = Session::start(&sim_env(&sim));
     let since = Instant::now();
     let id = s.start_call(
@@ -679,26 +686,18 @@ fn an_env_change_whose_process_fails_names_its_variable() {
         json!({"action": "set", "serviceHostname": "web", "variables": ["A=1", "B=2", "C=3"]}),
         None,
     );
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let marked = sim.with_state(|st| {
-            let mut ours: Vec<&mut ProcessRec> = st
-                .processes
-                .iter_mut()
-                .filter(|p| p.started_at >= since && p.action == "stack.userDataCreate")
-                .collect();
-            if ours.len() < 3 {
-                return false;
-            }
-            ours[1].failure = Some("storage hiccup".into());
-            true
-        });
-        if marked {
-            break;
+    until_state(&sim, "the three creates never started", |st| {
+        let mut ours: Vec<&mut ProcessRec> = st
+            .processes
+            .iter_mut()
+            .filter(|p| p.started_at >= since && p.action == "stack.userDataCreate")
+            .collect();
+        if ours.len() < 3 {
+            return false;
         }
-        assert!(Instant::now() < deadline, "the three creates never started");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+        ours[1].failure = Some("storage hiccup".into());
+        true
+    });
     let err = expect_error(&s.result(id), "PROCESS_FAILED");
     assert!(
         err["error"]
@@ -963,10 +962,7 @@ fn redundant_starts_and_stops_are_answered_without_a_process() {
 /// STARTING / STOPPING) is not queued a second time.
 #[test]
 fn a_start_or_stop_under_way_elsewhere_is_not_sent_again() {
-    let sim = start_sim(SimConfig {
-        process_duration: Duration::from_millis(2000),
-        ..SimConfig::default()
-    });
+    let sim = sim_with_processes_of(Duration::from_millis(2000));
     let mut other = Session::start(&sim_env(&sim));
     let mut s = Session::start(&sim_env(&sim));
     for (action, status) in [("stop", "stopping"), ("start", "starting")] {
@@ -999,10 +995,7 @@ fn a_start_or_stop_under_way_elsewhere_is_not_sent_again() {
 /// pending is sent although the service still reads as running (it would stop otherwise).
 #[test]
 fn a_pending_stop_is_neither_repeated_nor_mistaken_for_a_running_service() {
-    let sim = start_sim(SimConfig {
-        process_duration: Duration::from_millis(2500),
-        ..SimConfig::default()
-    });
+    let sim = sim_with_processes_of(Duration::from_millis(2500));
     let mut s = Session::start(&sim_env(&sim));
     let since = Instant::now();
     let first = s.start_call(
@@ -1363,10 +1356,7 @@ fn import_dry_run_calls_no_api_and_a_real_import_creates_the_services() {
 /// changes up front.
 #[test]
 fn a_change_queued_behind_a_delete_fails() {
-    let sim = start_sim(SimConfig {
-        process_duration: Duration::from_millis(1000),
-        ..SimConfig::default()
-    });
+    let sim = sim_with_processes_of(Duration::from_millis(1000));
     let mut s = Session::start(&sim_env(&sim));
     // Another client (another zcp), signed in before it all starts.
     let mut other = Session::start(&sim_env(&sim));
@@ -1426,10 +1416,7 @@ fn a_change_queued_behind_a_delete_fails() {
 /// process, and nothing is sent), and the same request is not sent twice.
 #[test]
 fn subdomain_changes_on_their_way_are_not_contradicted_or_repeated() {
-    let sim = start_sim(SimConfig {
-        process_duration: Duration::from_millis(1500),
-        ..SimConfig::default()
-    });
+    let sim = sim_with_processes_of(Duration::from_millis(1500));
     let mut env = sim_env(&sim);
     env.push(("ZCP_POLL_BUDGET_MS".into(), "300".into()));
     let mut s = Session::start(&env);
@@ -1470,10 +1457,7 @@ fn subdomain_changes_on_their_way_are_not_contradicted_or_repeated() {
 /// (an enable answered `noSubdomainPorts`) nor answered from it (`already_disabled`).
 #[test]
 fn opposite_subdomain_changes_take_turns() {
-    let sim = start_sim(SimConfig {
-        process_duration: Duration::from_millis(800),
-        ..SimConfig::default()
-    });
+    let sim = sim_with_processes_of(Duration::from_millis(800));
     let mut s = Session::start(&sim_env(&sim));
     for (first, second) in [("disable", "enable"), ("enable", "disable")] {
         let args = |action: &str| json!({"action": action, "serviceHostname": "api"});
@@ -1541,10 +1525,7 @@ fn import_warns_of_references_that_cannot_resolve() {
 /// failed, with the process's reason, beside the one that was created.
 #[test]
 fn an_import_names_the_service_whose_process_failed() {
-    let sim = start_sim(SimConfig {
-        process_duration: Duration::from_millis(1500),
-        ..SimConfig::default()
-    });
+    let sim = sim_with_processes_of(Duration::from_millis(1500));
     let mut s = Session::start(&sim_env(&sim));
     let since = Instant::now();
     let id = s.start_call("zerops_import", json!({"content": IMPORT_TWO}), None);
@@ -1587,10 +1568,7 @@ fn an_import_names_the_service_whose_process_failed() {
 /// client would) is reported as canceled with its own code, not as a failure.
 #[test]
 fn an_import_names_the_service_whose_process_was_canceled() {
-    let sim = start_sim(SimConfig {
-        process_duration: Duration::from_millis(1500),
-        ..SimConfig::default()
-    });
+    let sim = sim_with_processes_of(Duration::from_millis(1500));
     let mut s = Session::start(&sim_env(&sim));
     let since = Instant::now();
     let id = s.start_call("zerops_import", json!({"content": IMPORT_TWO}), None);
@@ -2057,10 +2035,7 @@ fn delete_needs_confirmation_and_then_removes_the_service() {
 
 #[test]
 fn a_subdomain_change_still_running_is_not_reported_done() {
-    let sim = start_sim(SimConfig {
-        process_duration: Duration::from_secs(30),
-        ..SimConfig::default()
-    });
+    let sim = sim_with_processes_of(Duration::from_secs(30));
     let mut env = sim_env(&sim);
     env.retain(|(k, _)| k != "ZCP_POLL_BUDGET_MS");
     env.push(("ZCP_POLL_BUDGET_MS".into(), "300".into()));
@@ -2085,10 +2060,7 @@ fn a_subdomain_change_still_running_is_not_reported_done() {
 /// canceled, as an error.
 #[test]
 fn a_followed_process_that_is_canceled_is_an_error_not_a_success() {
-    let sim = start_sim(SimConfig {
-        process_duration: Duration::from_secs(3),
-        ..SimConfig::default()
-    });
+    let sim = sim_with_processes_of(Duration::from_secs(3));
     let mut s = Session::start(&sim_env(&sim));
     for (tool, args, action) in [
         (
@@ -2222,10 +2194,7 @@ fn subdomain_enable_retries_a_no_ports_refusal() {
 /// answer then gives the same advice as the up-front refusal.
 #[test]
 fn a_failed_enable_for_want_of_ports_gets_the_port_advice() {
-    let sim = start_sim(SimConfig {
-        process_duration: Duration::from_millis(1500),
-        ..SimConfig::default()
-    });
+    let sim = sim_with_processes_of(Duration::from_millis(1500));
     let mut s = Session::start(&sim_env(&sim));
     // (The demo's history has enable processes of its own: only the new one counts.)
     let since = Instant::now();
@@ -3184,31 +3153,20 @@ fn validate_detects_the_type_when_it_is_sent_empty() {
 
 #[test]
 fn a_failed_process_reports_its_reason() {
-    let sim = start_sim(SimConfig {
-        process_duration: Duration::from_millis(1500),
-        ..SimConfig::default()
-    });
+    let sim = sim_with_processes_of(Duration::from_millis(1500));
     let mut s = Session::start(&sim_env(&sim));
     let id = s.start_call(
         "zerops_manage",
         json!({"action": "restart", "serviceHostname": "api"}),
         None,
     );
-    let deadline = Instant::now() + Duration::from_secs(5);
-    loop {
-        let marked = sim.with_state(|st| {
-            st.processes
-                .iter_mut()
-                .find(|p| p.action == "stack.restart" && !p.applied && p.id.starts_with("proc0"))
-                .map(|p| p.failure = Some("container did not start: exit code 137".into()))
-                .is_some()
-        });
-        if marked {
-            break;
-        }
-        assert!(Instant::now() < deadline, "the restart never started");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    until_state(&sim, "the restart never started", |st| {
+        st.processes
+            .iter_mut()
+            .find(|p| p.action == "stack.restart" && !p.applied && p.id.starts_with("proc0"))
+            .map(|p| p.failure = Some("container did not start: exit code 137".into()))
+            .is_some()
+    });
     // The process it followed failed: an error (agents act on isError) that says why and
     // names the process, so it can be looked up.
     let error = expect_error(&s.result(id), "PROCESS_FAILED");

@@ -997,28 +997,22 @@ mod tests {
         assert!(!build_ended(&version("BUILDING", None)));
         let lagging = version("BUILDING", stamp);
         assert!(build_ended(&lagging));
-        assert_eq!(failure_explained(&lagging).0, "The build pipeline failed");
-        assert_eq!(
-            failure_explained(&version("PREPARING_RUNTIME", stamp)).0,
-            "Preparing the runtime failed"
-        );
-        assert_eq!(
-            failure_explained(&version("DEPLOYING", stamp)).0,
-            "The new version did not start"
-        );
-        // Without the mark, a version still deploying only did not finish.
-        assert_eq!(
-            failure_explained(&version("DEPLOYING", None)).0,
-            "The deploy did not finish"
-        );
-        assert_eq!(
-            failure_explained(&version("BUILD_FAILED", stamp)).0,
-            "The build failed"
-        );
-        assert_eq!(
-            failure_explained(&version("DEPLOY_FAILED", None)).0,
-            "The new version did not start"
-        );
+        // A status that lags is read by its stage; without the mark, a version still
+        // deploying only did not finish.
+        for (status, failed, explained) in [
+            ("BUILDING", stamp, "The build pipeline failed"),
+            ("PREPARING_RUNTIME", stamp, "Preparing the runtime failed"),
+            ("DEPLOYING", stamp, "The new version did not start"),
+            ("DEPLOYING", None, "The deploy did not finish"),
+            ("BUILD_FAILED", stamp, "The build failed"),
+            ("DEPLOY_FAILED", None, "The new version did not start"),
+        ] {
+            assert_eq!(
+                failure_explained(&version(status, failed)).0,
+                explained,
+                "{status} {failed:?}"
+            );
+        }
         // A version without build data (startWithoutCode) has no pipeline to fail.
         let placeholder = AppVersionEvent {
             status: "BUILDING".into(),

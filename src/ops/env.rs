@@ -578,18 +578,14 @@ fn unknown_references(
 /// Variables whose value refers to the variable itself (`API_URL=${API_URL}`): the value
 /// would shadow what the name reaches and hold the literal text (validator rule Z36/I26).
 fn self_references(assignments: &[(String, String)]) -> Vec<String> {
-    use crate::ops::validate::env::references;
+    use crate::ops::validate::env::{own_name, references};
     assignments
         .iter()
         .filter(|(key, value)| references(value).contains(&Ok(key.as_str())))
         .map(|(key, _)| {
             format!(
                 "{key}: refers to itself, so it would hold the literal text ${{{key}}}; set the value it should have, or give the reference a variable of another name{}.",
-                if key.to_ascii_uppercase() == *key {
-                    String::new()
-                } else {
-                    format!(" (e.g. {}=${{{key}}})", key.to_ascii_uppercase())
-                }
+                own_name(key).map_or_else(String::new, |upper| format!(" (e.g. {upper}=${{{key}}})"))
             )
         })
         .collect()

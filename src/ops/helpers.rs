@@ -122,11 +122,7 @@ pub fn sent_pending(
     action: &str,
     finished_counts: bool,
 ) -> Option<String> {
-    let sent = || session.sent.lock().unwrap_or_else(|p| p.into_inner());
-    let process_id = sent()
-        .iter()
-        .find(|(id, a, _)| id == service_id && *a == action)
-        .map(|(_, _, process)| process.clone())?;
+    let process_id = sent_id(session, service_id, action)?;
     // Read without the lock held: other calls need not wait for this one's API answer.
     let counts = session.client.get_process(&process_id).map_or(true, |p| {
         process_in_progress(&p.status) || (finished_counts && p.status == "FINISHED")
@@ -134,20 +130,29 @@ pub fn sent_pending(
     if counts {
         return Some(process_id);
     }
-    sent().retain(|(_, _, process)| *process != process_id);
+    session
+        .sent
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .retain(|(_, _, process)| *process != process_id);
     None
 }
 
-/// [`sent_pending`] for a process that must be seen running: one that cannot be read does
-/// not count (a caller about to skip its own request on the strength of it goes ahead).
-pub fn sent_running(session: &Session, service_id: &str, action: &str) -> Option<String> {
-    let process_id = session
+/// The process this server started with `action` for a service, as remembered.
+fn sent_id(session: &Session, service_id: &str, action: &str) -> Option<String> {
+    session
         .sent
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .iter()
         .find(|(id, a, _)| id == service_id && *a == action)
-        .map(|(_, _, process)| process.clone())?;
+        .map(|(_, _, process)| process.clone())
+}
+
+/// [`sent_pending`] for a process that must be seen running: one that cannot be read does
+/// not count (a caller about to skip its own request on the strength of it goes ahead).
+pub fn sent_running(session: &Session, service_id: &str, action: &str) -> Option<String> {
+    let process_id = sent_id(session, service_id, action)?;
     let process = session.client.get_process(&process_id).ok()?;
     process_in_progress(&process.status).then_some(process_id)
 }

@@ -454,12 +454,12 @@ fn override_drift(wanted: &validate::ImportService, have: &ServiceStack) -> Opti
         .mode
         .as_deref()
         .map(str::to_ascii_uppercase)
-        .or(want.mode);
+        .or(want.mode.map(str::to_owned));
     let have_mode = have
         .mode
         .as_deref()
         .map(str::to_ascii_uppercase)
-        .or(got.mode);
+        .or(got.mode.map(str::to_owned));
     if let (Some(w), Some(h)) = (want_mode, have_mode)
         && w != h
     {
@@ -531,7 +531,7 @@ struct TypeParts<'a> {
     /// The version as written, if any (see [`resolved_version`]).
     version: Option<&'a str>,
     /// The mode a `:single` / `:ha` suffix names.
-    mode: Option<String>,
+    mode: Option<&'static str>,
 }
 
 impl TypeParts<'_> {
@@ -544,11 +544,7 @@ impl TypeParts<'_> {
             other => other.to_owned(),
         };
         let version = Some(spelled.version).filter(|v| !v.is_empty());
-        let mode = match spelled.suffix.map(str::to_ascii_lowercase).as_deref() {
-            Some("ha") => Some("HA".to_owned()),
-            Some("single") => Some("NON_HA".to_owned()),
-            _ => None,
-        };
+        let mode = spelled.suffix_mode();
         TypeParts {
             family,
             version,

@@ -329,43 +329,47 @@ pub fn lifecycle(
         Lifecycle::Stop => (Some("stop"), Some("start")),
         Lifecycle::Restart => (None, None),
     };
-    if let Some(id) = sent_as.and_then(|a| sent_running(session, &service.id, a)) {
-        return Ok(json!({
-            "serviceHostname": service.name,
-            "serviceId": service.id,
-            "status": if action == Lifecycle::Start { "starting" } else { "stopping" },
-            "message": format!("Already requested: process {id} is under way; check it with zerops_process."),
-        }));
-    }
-    let opposite_pending =
-        opposite.is_some_and(|a| sent_pending(session, &service.id, a, false).is_some());
-    let already = match (action, service.status.as_str()) {
-        _ if opposite_pending => None,
-        (Lifecycle::Start, "ACTIVE") => Some((
-            "already_running",
-            "is already running: nothing was started. To restart it, use action restart.",
-        )),
-        (Lifecycle::Stop, "STOPPED") => Some((
-            "already_stopped",
-            "is already stopped: nothing was stopped.",
-        )),
-        // Under way at another client's request: the same change again would only queue.
-        (Lifecycle::Start, "STARTING") => Some((
-            "starting",
-            "is already starting: nothing was sent; zerops_discover shows when it runs.",
-        )),
-        (Lifecycle::Stop, "STOPPING") => Some((
-            "stopping",
-            "is already stopping: nothing was sent; zerops_discover shows when it has stopped.",
-        )),
-        _ => None,
+    let unneeded = if let Some(id) = sent_as.and_then(|a| sent_running(session, &service.id, a)) {
+        let status = if action == Lifecycle::Start {
+            "starting"
+        } else {
+            "stopping"
+        };
+        Some((
+            status,
+            format!("Already requested: process {id} is under way; check it with zerops_process."),
+        ))
+    } else if opposite.is_some_and(|a| sent_pending(session, &service.id, a, false).is_some()) {
+        None
+    } else {
+        match (action, service.status.as_str()) {
+            (Lifecycle::Start, "ACTIVE") => Some((
+                "already_running",
+                "is already running: nothing was started. To restart it, use action restart.",
+            )),
+            (Lifecycle::Stop, "STOPPED") => Some((
+                "already_stopped",
+                "is already stopped: nothing was stopped.",
+            )),
+            // Under way at another client's request: the same change again would only queue.
+            (Lifecycle::Start, "STARTING") => Some((
+                "starting",
+                "is already starting: nothing was sent; zerops_discover shows when it runs.",
+            )),
+            (Lifecycle::Stop, "STOPPING") => Some((
+                "stopping",
+                "is already stopping: nothing was sent; zerops_discover shows when it has stopped.",
+            )),
+            _ => None,
+        }
+        .map(|(status, why)| (status, format!("'{}' {why}", service.name)))
     };
-    if let Some((status, why)) = already {
+    if let Some((status, message)) = unneeded {
         return Ok(json!({
             "serviceHostname": service.name,
             "serviceId": service.id,
             "status": status,
-            "message": format!("'{}' {why}", service.name),
+            "message": message,
         }));
     }
     let process = match action {

@@ -401,6 +401,15 @@ pub struct Spelled<'a> {
 }
 
 impl Spelled<'_> {
+    /// The mode a `:ha` / `:single` suffix names (`HA` / `NON_HA`), in any letter case.
+    pub fn suffix_mode(&self) -> Option<&'static str> {
+        match self.suffix {
+            Some(s) if s.eq_ignore_ascii_case("ha") => Some("HA"),
+            Some(s) if s.eq_ignore_ascii_case("single") => Some("NON_HA"),
+            _ => None,
+        }
+    }
+
     /// An `@` with no version after it, or a version part holding a character that no
     /// version has (a second `@`, a space, `/`, `:`): such a spelling names nothing, now
     /// or in a newer live list, unlike a well-formed version the snapshot lacks. Listed

@@ -396,12 +396,19 @@ pub fn check_references(
 pub fn self_reference_fix(key: &str) -> String {
     let delete =
         "delete the line if it is meant to pass on a project variable (those are inherited)";
-    let upper = key.to_ascii_uppercase();
-    if upper == key {
-        format!("{delete}, or give it a name of its own")
-    } else {
-        format!("{delete}, or give it a name of its own, e.g. `{upper}: ${{{key}}}`")
+    match own_name(key) {
+        None => format!("{delete}, or give it a name of its own"),
+        Some(upper) => {
+            format!("{delete}, or give it a name of its own, e.g. `{upper}: ${{{key}}}`")
+        }
     }
+}
+
+/// A name of its own for a variable that names itself: its upper-case form, when that
+/// differs (a project variable's name is rarely lower case).
+pub fn own_name(key: &str) -> Option<String> {
+    let upper = key.to_ascii_uppercase();
+    (upper != key).then_some(upper)
 }
 
 /// I27: `dotEnvSecrets` must be `.env` text: `KEY=VALUE` lines, comments and blanks.

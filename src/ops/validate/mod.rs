@@ -372,15 +372,9 @@ pub fn import_services(content: &str) -> Result<Vec<ImportService>, Finding> {
                 .and_then(Node::scalar_text)
                 .map(str::to_owned)
                 .or_else(|| {
-                    match catalog::split(service_type)
-                        .suffix
-                        .map(str::to_ascii_lowercase)
-                        .as_deref()
-                    {
-                        Some("ha") => Some("HA".to_owned()),
-                        Some("single") => Some("NON_HA".to_owned()),
-                        _ => None,
-                    }
+                    catalog::split(service_type)
+                        .suffix_mode()
+                        .map(str::to_owned)
                 }),
             overrides: item.value_of("override").and_then(shape::go_bool) == Some(true),
             awaits_code: !managed
