@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 
 use crate::platform::http::DEFAULT_API_HOST;
-use crate::platform::{Client, ErrorCode, LogFetcher, PlatformError};
+use crate::platform::{Client, ErrorCode, LogFetcher, PlatformError, Project, UserInfo};
 
 /// Which operating system's file locations apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -301,6 +301,16 @@ impl std::fmt::Debug for Info {
     }
 }
 
+/// A project with the organisation it belongs to: its own `clientId`, else the user's first.
+fn with_own_client(user: &UserInfo) -> impl Fn(Project) -> (Project, String) + '_ {
+    |project| {
+        let org = (project.client_id.clone())
+            .filter(|id| !id.is_empty())
+            .unwrap_or_else(|| user.client_id.clone());
+        (project, org)
+    }
+}
+
 /// Checks the token and finds the one project it works on.
 pub fn authenticate(client: &dyn Client, creds: &Credentials) -> Result<Info, PlatformError> {
     let user = client.get_user_info().map_err(|err| match err.code {
@@ -325,8 +335,8 @@ pub fn authenticate(client: &dyn Client, creds: &Credentials) -> Result<Info, Pl
             "The token's account belongs to no organisation, so it can see no project",
         ));
     }
-    let project = match &creds.scope_project_id {
-        Some(scoped) => client.get_project(scoped).map_err(|err| {
+    let (project, client_id) = match &creds.scope_project_id {
+        Some(scoped) => client.get_project(scoped).map(with_own_client(&user)).map_err(|err| {
             if err.is_transient() {
                 err
             } else {
@@ -338,12 +348,23 @@ pub fn authenticate(client: &dyn Client, creds: &Credentials) -> Result<Info, Pl
             }
         })?,
         None => {
-            let projects = client.list_projects(&user.client_id)?;
+            // Every organisation the user is in: the project need not be in the first.
+            let mut projects: Vec<Project> = Vec::new();
+            for org in std::iter::once(&user.client_id).chain(&user.more_client_ids) {
+                for mut project in client.list_projects(org)? {
+                    if !projects.iter().any(|p| p.id == project.id) {
+                        if project.client_id.as_deref().is_none_or(str::is_empty) {
+                            project.client_id = Some(org.clone());
+                        }
+                        projects.push(project);
+                    }
+                }
+            }
             match projects.len() {
                 0 => {
                     return Err(PlatformError::new(ErrorCode::TokenNoProject, "The token has access to no project"));
                 }
-                1 => projects.into_iter().next().unwrap_or_default(),
+                1 => with_own_client(&user)(projects.into_iter().next().unwrap_or_default()),
                 n => {
                     let names: Vec<String> = projects.iter().take(10).map(|p| format!("{} ({})", p.name, p.id)).collect();
                     return Err(PlatformError::new(
@@ -354,10 +375,12 @@ pub fn authenticate(client: &dyn Client, creds: &Credentials) -> Result<Info, Pl
             }
         }
     };
+    // Searches by organisation (services, processes, builds) must ask the project's own.
+    client.use_client_id(&client_id);
     Ok(Info {
         token: creds.token.clone(),
         api_host: creds.api_host.clone(),
-        client_id: user.client_id,
+        client_id,
         project_id: project.id,
         project_name: project.name,
         source: creds.source.clone(),
@@ -373,6 +396,9 @@ pub struct Session {
     /// id, action, process id): a delete or a subdomain change can wait behind another
     /// process while the service still reads as before.
     pub sent: std::sync::Mutex<Vec<(String, &'static str, String)>>,
+    /// One lock per service id for this server's check-then-send sequences (see
+    /// [`crate::ops::helpers::service_lock`]).
+    pub changing: std::sync::Mutex<HashMap<String, Arc<Mutex<()>>>>,
 }
 
 impl std::fmt::Debug for Session {
@@ -405,6 +431,12 @@ enum AuthState {
 struct Guarded {
     state: AuthState,
     passing: Option<(PlatformError, Option<Credentials>, u64)>,
+    /// The project of the first session, as (id, name): every later login must work on
+    /// it, even after a failed one in between.
+    project: Option<(String, String)>,
+    /// A login that works but for another project, refused as long as it stays the same
+    /// (no new attempt per call).
+    elsewhere: Option<(Credentials, PlatformError)>,
 }
 
 /// Authenticates on first use, at most one attempt at a time.
@@ -427,6 +459,8 @@ impl Authenticator {
             state: Mutex::new(Guarded {
                 state: AuthState::Fresh,
                 passing: None,
+                project: None,
+                elsewhere: None,
             }),
             attempts: AtomicU64::new(0),
         }
@@ -446,6 +480,8 @@ impl Authenticator {
             state: Mutex::new(Guarded {
                 state: AuthState::Fresh,
                 passing: None,
+                project: None,
+                elsewhere: None,
             }),
             attempts: AtomicU64::new(0),
         }
@@ -454,12 +490,19 @@ impl Authenticator {
     /// The session, authenticating now if needed.
     pub fn session(&self) -> Result<Arc<Session>, PlatformError> {
         let arrived_after = self.attempts.load(Ordering::Acquire);
-        let mut guarded = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let mut locked = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        // One borrow of the guard: the fields below are borrowed apart.
+        let guarded = &mut *locked;
         let creds = self.credentials();
         // An attempt that ended while this call waited for it, with these credentials.
         if let Some((err, tried, n)) = &guarded.passing
             && *n > arrived_after
             && tried.as_ref() == creds.as_ref().ok()
+        {
+            return Err(err.clone());
+        }
+        if let (Some((tried, err)), Ok(now)) = (&guarded.elsewhere, &creds)
+            && tried == now
         {
             return Err(err.clone());
         }
@@ -484,6 +527,18 @@ impl Authenticator {
         let number = self.attempts.fetch_add(1, Ordering::AcqRel) + 1;
         match result {
             Ok(session) => {
+                // A new login for another project: the agent's picture (hostnames, what it
+                // has changed so far) is of this one, so it does not switch under it.
+                if let Some(first) = &guarded.project
+                    && first.0 != session.info.project_id
+                {
+                    let err = project_changed(first, &session.info);
+                    crate::warn!("auth", "{}", err.message);
+                    guarded.elsewhere = tried.map(|tried| (tried, err.clone()));
+                    return Err(err);
+                }
+                let info = &session.info;
+                guarded.project = Some((info.project_id.clone(), info.project_name.clone()));
                 crate::info!(
                     "auth",
                     "working on project {} ({}) via {}",
@@ -537,8 +592,24 @@ impl Authenticator {
             logs,
             info,
             sent: Default::default(),
+            changing: Default::default(),
         }))
     }
+}
+
+/// The refusal of a new login whose project is not the one this server works on.
+fn project_changed((id, name): &(String, String), new: &Info) -> PlatformError {
+    PlatformError::new(
+        ErrorCode::InvalidUsage,
+        format!(
+            "zcli's login now points at project '{}' ({}), but this server works on '{name}' ({id}) and does not switch projects while it runs: nothing was done",
+            new.project_name, new.project_id
+        ),
+    )
+    .with_suggestion(format!(
+        "To go on with '{name}', switch zcli back (`zcli scope project {id}`); to work on '{}', restart the MCP server.",
+        new.project_name
+    ))
 }
 
 /// How to replace a rejected token, for where it came from: a new zcli login is picked up
@@ -919,6 +990,7 @@ mod tests {
     fn user() -> UserInfo {
         UserInfo {
             client_id: "cl1".into(),
+            more_client_ids: Vec::new(),
             email: "a@b.c".into(),
             full_name: "Ada".into(),
         }
@@ -1059,6 +1131,42 @@ mod tests {
         std::fs::remove_file(&file).unwrap();
         assert_eq!(auth.session().unwrap().info.token, "good-too");
         assert_eq!(count(), 3);
+    }
+
+    /// A new login that works on another project is refused (once asked, then answered
+    /// from memory), also after a failed login in between; going back to a login for the
+    /// first project works again.
+    #[test]
+    fn a_new_login_for_another_project_is_refused() {
+        let home = tempfile::tempdir().unwrap();
+        let file = home.path().join(".config/zerops/cli.data");
+        let (factory, attempts) = counted_factory(|creds, _| match creds.token.as_str() {
+            "other" => MockClient::new()
+                .with_user_info(user())
+                .with_projects(vec![project("p2")]),
+            "bad" => failing(ErrorCode::AuthInvalidToken),
+            _ => working(),
+        });
+        let auth = Authenticator::new(env(&[], home.path(), Os::Linux), factory);
+        let count = || attempts.load(std::sync::atomic::Ordering::SeqCst);
+        write(&file, &cli_data("good", None));
+        assert_eq!(auth.session().unwrap().info.project_id, "p1");
+        write(&file, &cli_data("other", None));
+        let err = auth.session().unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidUsage);
+        assert!(err.message.contains("'name-p2' (p2)"), "{}", err.message);
+        assert!(err.suggestion.contains("restart"), "{}", err.suggestion);
+        assert_eq!(auth.session().unwrap_err().message, err.message);
+        assert_eq!(count(), 2, "the refused login is asked about once");
+        write(&file, &cli_data("bad", None));
+        assert_eq!(
+            auth.session().unwrap_err().code,
+            ErrorCode::AuthInvalidToken
+        );
+        write(&file, &cli_data("other", None));
+        assert_eq!(auth.session().unwrap_err().code, ErrorCode::InvalidUsage);
+        write(&file, &cli_data("good-again", None));
+        assert_eq!(auth.session().unwrap().info.project_id, "p1");
     }
 
     /// A new login that fails for now while a session from the old one works: the callers

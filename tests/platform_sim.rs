@@ -771,6 +771,34 @@ fn logs_and_activity() {
             .is_ok()
     );
 
+    // A refusal by the log backend is about the signed address, not the service (which
+    // was found before the address was handed out); a rate limit stays a rate limit.
+    for (status, code) in [
+        (401, ErrorCode::ApiError),
+        (403, ErrorCode::ApiError),
+        (404, ErrorCode::ApiError),
+        (410, ErrorCode::ApiError),
+        (429, ErrorCode::ApiRateLimited),
+    ] {
+        let fault = Fault::Status {
+            status,
+            body: r#"{"error":{"code":"notFound","message":"gone","meta":null}}"#.into(),
+        };
+        sim.set_fault_times("GET /log/read", fault, 1);
+        let params = LogFetchParams {
+            limit: 1,
+            ..Default::default()
+        };
+        let err = fetcher.fetch_logs(&access, &params).unwrap_err();
+        assert_eq!(err.code, code, "{status}");
+        if code == ErrorCode::ApiError {
+            assert!(
+                err.suggestion.contains("call zerops_logs again"),
+                "{status}"
+            );
+        }
+    }
+
     let processes = c.search_processes(DEMO_PROJECT_ID, 50).unwrap();
     assert!(processes.iter().any(|p| {
         p.fail_reason
@@ -996,6 +1024,34 @@ fn authentication_against_the_simulator() {
         auth::authenticate(&all, &scoped).unwrap().project_name,
         "billing-prod"
     );
+}
+
+/// A user in two organisations whose project is in the second: the project is found with
+/// and without a scope, and the searches that follow (services, processes) ask its own
+/// organisation, not the first of the user's list.
+#[test]
+fn a_project_in_the_users_second_organisation() {
+    let sim = start();
+    sim.with_state(|s| s.config.another_client_first = true);
+    for scope in [None, Some(DEMO_PROJECT_ID.to_owned())] {
+        let creds = Credentials {
+            token: SENTINEL.into(),
+            api_host: sim.base_url(),
+            scope_project_id: scope.clone(),
+            source: CredentialSource::Direct,
+        };
+        let c = client(&sim, SENTINEL);
+        assert_eq!(
+            c.get_user_info().unwrap().client_id,
+            "clientanother000000001"
+        );
+        let info = auth::authenticate(&c, &creds).unwrap();
+        assert_eq!(info.project_id, DEMO_PROJECT_ID, "{scope:?}");
+        assert_eq!(info.client_id, demo::DEMO_CLIENT_ID, "{scope:?}");
+        let services = c.list_services(DEMO_PROJECT_ID).unwrap();
+        assert!(services.iter().any(|s| s.id == API_ID), "{scope:?}");
+        assert!(!c.search_processes(DEMO_PROJECT_ID, 5).unwrap().is_empty());
+    }
 }
 
 // ---------------------------------------------------------------------------------------

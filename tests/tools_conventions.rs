@@ -263,15 +263,22 @@ fn every_tool_follows_the_conventions() {
     ] {
         assert_eq!(hint(changing, "readOnlyHint"), false, "{changing}");
     }
-    // Env overwrites values; import may re-import an existing service (`override: true`).
+    // Env overwrites values; import may re-import an existing service (`override: true`);
+    // manage stops services, subdomain takes public access away, process cancels: none
+    // is additive only, which is what `destructiveHint: false` promises.
     for destructive in [
         "zerops_delete",
         "zerops_deploy",
         "zerops_env",
         "zerops_import",
+        "zerops_manage",
+        "zerops_subdomain",
+        "zerops_process",
     ] {
         assert_eq!(hint(destructive, "destructiveHint"), true, "{destructive}");
     }
+    // A second restart restarts again.
+    assert_eq!(hint("zerops_manage", "idempotentHint"), false);
     for offline in ["zerops_validate", "zerops_knowledge"] {
         assert_eq!(hint(offline, "openWorldHint"), false, "{offline}");
     }

@@ -613,11 +613,19 @@ fn env_references_to_missing_services_are_warned_about() {
             "X_DB=${dbb_hostname}",
             "URL=postgres://${db_user}@${db_hostname}:${cachex_port}/x",
             "A=${DB_URL}", "B=${zeropsSubdomain}", "C=${NODE_ENV}", "D=${my_var}", "my_var=1",
-            "E=${Db_x}", "F=${db1_x} ${1db_x} ${unclosed_x",
+            "E=${Db_x}", "F=${db1_x} ${1db_x} ${unclosed_x", "G=${DB_USER}",
         ]}),
     ));
     let warnings = strings(&set["warnings"]);
-    assert_eq!(warnings.len(), 4, "{set}");
+    assert_eq!(warnings.len(), 5, "{set}");
+    // A hostname in capitals with one of that service's keys after it: named as such,
+    // with the reference spelled right (`${DB_URL}`, `${Db_x}` stay project variables).
+    assert!(
+        warnings[4].starts_with("G: hostnames are lower case")
+            && warnings[4].contains("did you mean ${db_user}?"),
+        "{}",
+        warnings[4]
+    );
     // An unclosed reference is text to the platform: said so, after F's other warning.
     assert!(
         warnings[3].starts_with("F: '${' is not closed"),
@@ -954,6 +962,23 @@ fn redundant_starts_and_stops_are_answered_without_a_process() {
         json!({"action": "stop", "serviceHostname": "web"}),
     ));
     assert_eq!(stopped["status"], "already_stopped", "{stopped}");
+    assert_eq!(mutations(&sim).len(), after_stop, "{:?}", mutations(&sim));
+    assert_eq!(service_field(&sim, WEB_ID, |x| x.status.clone()), "STOPPED");
+    // A restart would start the stopped service unasked: refused, nothing sent.
+    let restart = expect_error(
+        &s.call(
+            "zerops_manage",
+            json!({"action": "restart", "serviceHostname": "web"}),
+        ),
+        "INVALID_USAGE",
+    );
+    assert!(
+        restart["suggestion"]
+            .as_str()
+            .unwrap()
+            .contains("action start"),
+        "{restart}"
+    );
     assert_eq!(mutations(&sim).len(), after_stop, "{:?}", mutations(&sim));
     assert_eq!(service_field(&sim, WEB_ID, |x| x.status.clone()), "STOPPED");
 }
@@ -1375,13 +1400,14 @@ fn a_change_queued_behind_a_delete_fails() {
         None,
     );
     when_started(&sim, since, |p| p.action == "stack.delete", |_| {});
-    // The other client does not know of the delete: its restart is queued behind it.
-    let restart = other.start_call(
+    // The other client does not know of the delete: its start (of a service it reads as
+    // stopping) is queued behind it.
+    let start = other.start_call(
         "zerops_manage",
-        json!({"action": "restart", "serviceHostname": "api"}),
+        json!({"action": "start", "serviceHostname": "api"}),
         None,
     );
-    when_started(&sim, since, |p| p.action == "stack.restart", |_| {});
+    when_started(&sim, since, |p| p.action == "stack.start", |_| {});
     // This server knows the delete it queued: the service reads as stopping, yet no other
     // change is started, and a second delete is not sent.
     let before = mutations(&sim).len();
@@ -1405,7 +1431,7 @@ fn a_change_queued_behind_a_delete_fails() {
     assert_eq!(again["status"], "already_deleting", "{again}");
     assert_eq!(mutations(&sim).len(), before, "{:?}", mutations(&sim));
     // ...and fails once the delete is done.
-    let failed = expect_error(&other.result(restart), "PROCESS_FAILED");
+    let failed = expect_error(&other.result(start), "PROCESS_FAILED");
     assert!(failed.to_string().contains("deleted"), "{failed}");
     expect_ok(&s.result(stop));
     expect_ok(&s.result(delete));
@@ -2651,6 +2677,23 @@ fn logs_filter_by_severity_since_search_and_limit() {
         &s.call("zerops_logs", json!({"serviceHostname": "nope"})),
         "SERVICE_NOT_FOUND",
     );
+    // A version deployed without a build has no build log: nothing in the call to fix, so
+    // the answer points at the runtime log.
+    sim.with_state(|st| {
+        let version = (st.app_versions.iter_mut())
+            .find(|v| v.id == "avdemo0000000000000002")
+            .unwrap();
+        version.source = "NONE".into();
+    });
+    let err = expect_error(
+        &s.call(
+            "zerops_logs",
+            json!({"serviceHostname": "api", "buildId": "avdemo0000000000000002"}),
+        ),
+        "INVALID_USAGE",
+    );
+    let suggestion = err["suggestion"].as_str().unwrap();
+    assert!(suggestion.contains("no buildId"), "{err}");
 }
 
 /// An empty answer offers only what would change it: no wider `since` past the maximum,
@@ -2816,6 +2859,22 @@ fn a_deleted_service_keeps_its_history_in_events() {
         &s.call("zerops_events", json!({"serviceHostname": "nosuch"})),
         "SERVICE_NOT_FOUND",
     );
+    // A deleted runtime keeps its builds too, named after it (its processes keep the
+    // name), never by its bare id.
+    expect_ok(&s.call(
+        "zerops_delete",
+        json!({"serviceHostname": "api", "confirm": true}),
+    ));
+    let history = expect_ok(&s.call("zerops_events", json!({"serviceHostname": "api"})));
+    let events = history["events"].as_array().unwrap();
+    assert!(
+        events
+            .iter()
+            .any(|e| e["appVersionId"] == "avdemo0000000000000002"),
+        "{history}"
+    );
+    let all = expect_ok(&s.call("zerops_events", json!({"limit": 100})));
+    assert!(!all.to_string().contains(API_ID), "{all}");
 }
 
 #[test]
@@ -3129,6 +3188,25 @@ fn validate_omits_the_file_for_inline_content() {
     ));
     assert_eq!(from_file["file"], path.display().to_string());
     assert_eq!(from_file["type"], "zerops.yml");
+
+    // Inline content is taken as sent: leading blank lines count in a finding's line, and
+    // a blank content is named as such (not as missing), in both tools that take YAML.
+    let late = "\n\nservices:\n  - hostname: Bad_Host\n    type: nodejs@22\n";
+    let report = expect_ok(&s.call("zerops_validate", json!({"content": late})));
+    assert_eq!(report["errors"][0]["line"], 4, "{report}");
+    for tool in ["zerops_validate", "zerops_import"] {
+        let blank = expect_error(
+            &s.call(tool, json!({"content": " \n"})),
+            "INVALID_PARAMETER",
+        );
+        assert!(
+            blank["error"]
+                .as_str()
+                .unwrap()
+                .contains("content is empty"),
+            "{tool}: {blank}"
+        );
+    }
     assert!(sim.requests().is_empty(), "validate is offline");
 }
 
@@ -3243,4 +3321,52 @@ fn env_values_never_reach_the_log() {
         "an env value was logged: {}",
         transcript.stderr
     );
+}
+
+/// Two changes of one service sent at once go one after the other: the second waits until
+/// the first is sent and remembered. A second delete is then not sent again, and a disable
+/// sent while an enable is on its way comes after it (it is not judged by the state the
+/// enable is about to change).
+#[test]
+fn changes_of_one_service_sent_at_once_go_one_after_the_other() {
+    let sim = sim_with_processes_of(Duration::from_millis(300));
+    let mut s = Session::start(&sim_env(&sim));
+    let slow = || Fault::Latency(Duration::from_millis(1000));
+    sim.set_fault_times("PUT /service-stack/*/enable-subdomain-access", slow(), 1);
+    let enable = s.start_call(
+        "zerops_subdomain",
+        json!({"action": "enable", "serviceHostname": "web"}),
+        None,
+    );
+    // The enable is now on its way to the API.
+    std::thread::sleep(Duration::from_millis(300));
+    let disable = s.start_call(
+        "zerops_subdomain",
+        json!({"action": "disable", "serviceHostname": "web"}),
+        None,
+    );
+    assert_eq!(expect_ok(&s.result(enable))["status"], "enabled");
+    let disabled = expect_ok(&s.result(disable));
+    assert_eq!(disabled["status"], "disabled", "{disabled}");
+    assert!(!service_field(&sim, WEB_ID, |x| x.subdomain_access));
+
+    sim.set_fault_times("DELETE /service-stack/*", slow(), 1);
+    let first = s.start_call(
+        "zerops_delete",
+        json!({"serviceHostname": "cache", "confirm": true}),
+        None,
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    let second = s.start_call(
+        "zerops_delete",
+        json!({"serviceHostname": "cache", "confirm": true}),
+        None,
+    );
+    expect_ok(&s.result(first));
+    let again = expect_ok(&s.result(second));
+    assert_eq!(again["status"], "already_deleting", "{again}");
+    let deletes = (mutations(&sim).into_iter())
+        .filter(|r| r.starts_with("DELETE /service-stack/"))
+        .count();
+    assert_eq!(deletes, 1, "{:?}", mutations(&sim));
 }

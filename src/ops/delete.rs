@@ -42,6 +42,8 @@ pub fn delete(
     }
     let hostname = check_hostname(hostname)?;
     let listed = resolve_service(session, hostname)?;
+    let lock = super::helpers::service_lock(session, &listed.id);
+    let held = lock.lock().unwrap_or_else(|p| p.into_inner());
     // Fresh, not from the lagging listing: a delete already under way is reported, not
     // started again (the platform would accept a second one).
     let service = session.client.get_service(&listed.id)?;
@@ -55,6 +57,7 @@ pub fn delete(
     }
     let process = session.client.delete_service(&service.id)?;
     super::helpers::remember(session, &service.id, "delete", &process.id);
+    drop(held);
     let (done, ending) = follow_process(session.client.as_ref(), process, follow)?;
     fail_if_failed(&done, ending, &format!("Deleting '{}'", service.name))?;
     let mut result = json!({

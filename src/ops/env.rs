@@ -520,13 +520,33 @@ fn unknown_references(
             let Some((host, wanted)) = name.split_once('_') else {
                 continue;
             };
-            if !host.starts_with(|c: char| c.is_ascii_lowercase())
-                || !host
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-                || current.iter().any(|v| v.key == name)
-                || assignments.iter().any(|(k, _)| k == name)
-            {
+            let hostname_like = |h: &str| {
+                h.starts_with(|c: char| c.is_ascii_lowercase())
+                    && h.bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            };
+            if current.iter().any(|v| v.key == name) || assignments.iter().any(|(k, _)| k == name) {
+                continue;
+            }
+            let lower = host.to_ascii_lowercase();
+            if !hostname_like(host) {
+                // `${DB_connectionString}`: a hostname in capitals names no service (they
+                // are lower case). Said only when the rest is one of that service's keys,
+                // so a project variable such as `${DB_URL}` is left alone.
+                if hostname_like(&lower) {
+                    let known = services
+                        .get_or_insert_with(|| project_services(session).unwrap_or_default());
+                    if let Some(service) = known.iter().find(|s| s.name == lower)
+                        && !service.id.is_empty()
+                        && let Some(right) = keys_of(session, their_vars, service)
+                            .iter()
+                            .find(|k| k.eq_ignore_ascii_case(wanted))
+                    {
+                        warnings.push(format!(
+                            "{key}: hostnames are lower case, so ${{{name}}} names no service (did you mean ${{{lower}_{right}}}?): the app would get the text as written (unless {name} is a project variable)."
+                        ));
+                    }
+                }
                 continue;
             }
             // An empty list is a failed read: no warning rather than a wrong one.
@@ -548,18 +568,7 @@ fn unknown_references(
             if service.id.is_empty() {
                 continue;
             }
-            let keys = match their_vars.iter().position(|(id, _)| *id == service.id) {
-                Some(i) => &their_vars[i].1,
-                None => {
-                    let keys = session
-                        .client
-                        .get_service_env(&service.id)
-                        .map(|vars| vars.into_iter().map(|v| v.key).collect())
-                        .unwrap_or_default();
-                    their_vars.push((service.id.clone(), keys));
-                    &their_vars[their_vars.len() - 1].1
-                }
-            };
+            let keys = keys_of(session, their_vars, service);
             // By edit distance only (no "contains" match: `URL` beside a zerops.yml's
             // `DATABASE_URL` is no typo of it).
             let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
@@ -573,6 +582,28 @@ fn unknown_references(
         }
     }
     warnings
+}
+
+/// The variable names of a referenced service, read once per [`Lookups`] (none when the
+/// read fails).
+fn keys_of<'a>(
+    session: &Session,
+    their_vars: &'a mut Vec<(String, Vec<String>)>,
+    service: &ServiceStack,
+) -> &'a [String] {
+    let at = match their_vars.iter().position(|(id, _)| *id == service.id) {
+        Some(at) => at,
+        None => {
+            let keys = session
+                .client
+                .get_service_env(&service.id)
+                .map(|vars| vars.into_iter().map(|v| v.key).collect())
+                .unwrap_or_default();
+            their_vars.push((service.id.clone(), keys));
+            their_vars.len() - 1
+        }
+    };
+    &their_vars[at].1
 }
 
 /// Variables whose value refers to the variable itself (`API_URL=${API_URL}`): the value

@@ -72,7 +72,7 @@ pub fn events(
         },
         None => None,
     };
-    let names: HashMap<String, String> = services
+    let mut names: HashMap<String, String> = services
         .iter()
         .map(|s| (s.id.clone(), s.name.clone()))
         .collect();
@@ -92,6 +92,15 @@ pub fn events(
                 |l, o| session.client.search_app_versions_page(project_id, l, o),
                 |v| &v.id,
             )?;
+        }
+        // A deleted service is in no listing, but its processes keep its name: its builds
+        // are named (and filtered) by that, not by a bare id.
+        for service in processes.items.iter().flat_map(|p| &p.service_stacks) {
+            if !service.name.is_empty() {
+                names
+                    .entry(service.id.clone())
+                    .or_insert_with(|| service.name.clone());
+            }
         }
         let keep = |e: &Event| filter.as_ref().is_none_or(|name| &e.service == name);
         let mut timeline: Vec<Event> = processes

@@ -18,6 +18,9 @@ pub struct Follow<'a> {
     /// Where a line of a long operation's own output goes as it happens (zcli's output
     /// during a deploy), when the client listens.
     pub log: Option<LogBox<'a>>,
+    /// When the call began: every poller of one call spends one time budget (a wait for
+    /// another process, then the call's own, must not take the budget twice).
+    begun: std::time::Instant,
 }
 
 /// A sink for output lines.
@@ -34,6 +37,7 @@ impl<'a> Follow<'a> {
             cancel,
             progress,
             log: None,
+            begun: std::time::Instant::now(),
         }
     }
 
@@ -43,13 +47,13 @@ impl<'a> Follow<'a> {
         self
     }
 
-    /// A poller for one follow.
+    /// A poller for one follow, on the call's budget.
     pub fn poller(&mut self) -> Poller<'_> {
         let progress = self
             .progress
             .as_deref_mut()
             .map(|f| f as &mut dyn FnMut(f64, f64, &str));
-        Poller::new(self.config, self.cancel, progress)
+        Poller::new(self.config, self.cancel, progress).started_at(self.begun)
     }
 }
 
@@ -200,6 +204,33 @@ mod tests {
                 .all(|(p, e)| p.status == "FAILED" && *e == Ending::Finished)
         );
         assert_eq!(done[0].0.fail_reason.as_deref(), Some("noSubdomainPorts"));
+    }
+
+    /// Two follows in one call (a wait for another process, then the call's own) spend
+    /// one budget: the second finds it spent and answers at once.
+    #[test]
+    fn follows_of_one_call_share_its_budget() {
+        let client = mock().with_polls_to_finish(1_000_000);
+        let first = client.restart_service("s1").unwrap();
+        let second = client.restart_service("s1").unwrap();
+        let cancel = CancelToken::new();
+        let mut config = fast();
+        config.untracked_budget = Duration::from_millis(60);
+        let mut follow = Follow::new(config, &cancel, None);
+        let polls = || {
+            let calls = client.calls();
+            calls
+                .iter()
+                .filter(|c| c.starts_with("get_process"))
+                .count()
+        };
+        let (_, ending) = follow_process(&client, first, &mut follow).unwrap();
+        assert_eq!(ending, Ending::StillRunning { hard_cap: false });
+        let after_first = polls();
+        assert!(after_first > 1, "the first follow polled: {after_first}");
+        let (_, ending) = follow_process(&client, second, &mut follow).unwrap();
+        assert_eq!(ending, Ending::StillRunning { hard_cap: false });
+        assert_eq!(polls(), after_first, "the second follow had no budget left");
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! resolving a hostname, reading durations like `30m`, describing a process. Knows
 //! nothing of MCP.
 
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use crate::json;
@@ -111,6 +112,15 @@ pub fn remember(session: &Session, service_id: &str, action: &'static str, proce
     let mut sent = session.sent.lock().unwrap_or_else(|p| p.into_inner());
     sent.retain(|(id, a, _)| !(id == service_id && *a == action));
     sent.push((service_id.to_owned(), action, process_id.to_owned()));
+}
+
+/// The lock of one service's check-then-send sequences (read the service, look at what
+/// this server sent, send, [`remember`]): two calls on one service at once must not both
+/// find nothing under way and both send. Hold it until the change is remembered, not
+/// while following the change.
+pub fn service_lock(session: &Session, service_id: &str) -> Arc<Mutex<()>> {
+    let mut locks = session.changing.lock().unwrap_or_else(|p| p.into_inner());
+    Arc::clone(locks.entry(service_id.to_owned()).or_default())
 }
 
 /// The process this server started with `action` for a service, while it still counts:
@@ -285,6 +295,17 @@ pub fn parse_since(text: &str, now: SystemTime) -> Result<SystemTime, PlatformEr
             .with_suggestion("Use a duration like 30m, 2h or 1d (at most 30d), or an RFC 3339 time like 2026-01-02T15:04:05Z.")
     };
     if let Some(instant) = crate::time::parse_rfc3339(text) {
+        // Nothing has been logged after now: such a filter only ever answers "no entries"
+        // (a minute of leeway for clocks that differ).
+        if instant > now + Duration::from_secs(60) {
+            return Err(PlatformError::new(
+                ErrorCode::InvalidParameter,
+                format!("Invalid since value '{text}': the time is in the future"),
+            )
+            .with_suggestion(
+                "Give a past time (UTC with Z, or an offset), or a duration like 30m, 2h or 1d.",
+            ));
+        }
         return Ok(instant);
     }
     if crate::time::parse_rfc3339(&format!("{text}Z")).is_some() {
@@ -298,13 +319,15 @@ pub fn parse_since(text: &str, now: SystemTime) -> Result<SystemTime, PlatformEr
     }
     let (number, unit) = text.split_at(text.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?);
     let n: u64 = number.parse().map_err(|_| bad())?;
-    let seconds = match unit {
-        "s" => n,
-        "m" => n * 60,
-        "h" => n * 3600,
-        "d" => n * 86_400,
+    let per_unit: u64 = match unit {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86_400,
         _ => return Err(bad()),
     };
+    // Checked: a huge count must not wrap around to a short, valid-looking window.
+    let seconds = n.checked_mul(per_unit).ok_or_else(bad)?;
     if n == 0 || seconds > MAX_SINCE_SECS {
         return Err(bad());
     }
@@ -492,7 +515,8 @@ mod tests {
 
     #[test]
     fn since_accepts_durations_and_timestamps() {
-        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(10_000_000);
+        // 2026-11-18.
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_795_000_000);
         assert_eq!(
             parse_since("30m", now).unwrap(),
             now - Duration::from_secs(1800)
@@ -510,7 +534,14 @@ mod tests {
             now - Duration::from_secs(45)
         );
         assert!(parse_since("2026-01-01T00:00:00Z", now).is_ok());
-        for bad in ["", "m", "10", "5w", "31d", "0m", "-5m", "yesterday"] {
+        let future = parse_since("2030-01-01T00:00:00Z", now).unwrap_err();
+        assert!(future.message.contains("in the future"), "{future:?}");
+        // The last two wrap a u64 to 3584 s and about 17 h when multiplied unchecked.
+        let wrapping = ["5124095576030432h", "213503982334602d"];
+        for bad in ["", "m", "10", "5w", "31d", "0m", "-5m", "yesterday"]
+            .into_iter()
+            .chain(wrapping)
+        {
             assert_eq!(
                 parse_since(bad, now).unwrap_err().code,
                 ErrorCode::InvalidParameter,

@@ -158,9 +158,13 @@ pub fn logs(
         }
         let build_service = version.build.and_then(|b| b.service_id).ok_or_else(|| {
             PlatformError::new(
-                ErrorCode::InvalidParameter,
+                ErrorCode::InvalidUsage,
                 format!("App version '{build_id}' has no build (deployed without a build)"),
             )
+            .with_suggestion(format!(
+                "It has no build log; read what it logs at runtime: zerops_logs with serviceHostname {} and no buildId.",
+                service.name
+            ))
         })?;
         params.service_id = Some(build_service);
         params.tags = Some(format!("zbuilder@{build_id}"));

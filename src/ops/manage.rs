@@ -296,6 +296,8 @@ pub fn lifecycle(
     follow: &mut Follow<'_>,
 ) -> Result<Value, PlatformError> {
     let listed = resolve_service(session, hostname)?;
+    let lock = super::helpers::service_lock(session, &listed.id);
+    let held = lock.lock().unwrap_or_else(|p| p.into_inner());
     // Fresh, not from the lagging listing: a delete may have begun a moment ago.
     let service = session.client.get_service(&listed.id)?;
     let (verb, doing) = match action {
@@ -364,6 +366,25 @@ pub fn lifecycle(
         }
         .map(|(status, why)| (status, format!("'{}' {why}", service.name)))
     };
+    // A restart would bring back a service someone stopped on purpose, unasked; unless a
+    // start this server sent is on its way, starting it is the caller's explicit choice.
+    if action == Lifecycle::Restart
+        && matches!(service.status.as_str(), "STOPPED" | "STOPPING")
+        && sent_pending(session, &service.id, "start", false).is_none()
+    {
+        return Err(PlatformError::new(
+            ErrorCode::InvalidUsage,
+            format!(
+                "'{}' is {}: a restart would start it, so nothing was sent",
+                service.name,
+                service.status.to_ascii_lowercase()
+            ),
+        )
+        .with_suggestion(format!(
+            "To run it again, use action start (serviceHostname {}); leave it stopped otherwise.",
+            service.name
+        )));
+    }
     if let Some((status, message)) = unneeded {
         return Ok(json!({
             "serviceHostname": service.name,
@@ -382,6 +403,7 @@ pub fn lifecycle(
         forget(session, &service.id, opposite);
         remember(session, &service.id, sent_as, &process.id);
     }
+    drop(held);
     let (done, ending) = follow_process(session.client.as_ref(), process, follow)?;
     fail_if_failed(&done, ending, &format!("{doing} '{}'", service.name))?;
     Ok(json!({

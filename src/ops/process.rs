@@ -33,8 +33,9 @@ pub fn cancel(session: &Session, process_id: &str) -> Result<Value, PlatformErro
             return Ok(value);
         }
         "ROLLBACKING" => {
+            // The id is right; the process's state refuses the cancel.
             return Err(PlatformError::new(
-                ErrorCode::InvalidParameter,
+                ErrorCode::InvalidUsage,
                 format!("Process '{id}' is rolling back and cannot be canceled now"),
             )
             .with_suggestion("Wait for the rollback to end; check it with action status."));
@@ -124,6 +125,7 @@ mod tests {
                 source: CredentialSource::Direct,
             },
             sent: Default::default(),
+            changing: Default::default(),
         }
     }
 
@@ -194,7 +196,7 @@ mod tests {
                 .contains("already being canceled")
         );
         let err = cancel(&session_with("ROLLBACKING"), "proc1").unwrap_err();
-        assert_eq!(err.code, ErrorCode::InvalidParameter);
+        assert_eq!(err.code, ErrorCode::InvalidUsage);
         assert!(err.message.contains("rolling back"), "{err:?}");
         let status = status(&session_with("ROLLBACKING"), "proc1").unwrap();
         assert_eq!(status["inProgress"], true);

@@ -151,6 +151,12 @@ impl<'a> Poller<'a> {
         }
     }
 
+    /// The same poller with its clock (budget, cadence, progress) started at `started`.
+    pub fn started_at(mut self, started: Instant) -> Poller<'a> {
+        self.started = started;
+        self
+    }
+
     /// Time since the follow started.
     pub fn elapsed(&self) -> Duration {
         self.started.elapsed()

@@ -155,6 +155,10 @@ pub fn set(
     follow: &mut Follow<'_>,
 ) -> Result<Value, PlatformError> {
     let listed = resolve_service(session, hostname)?;
+    // A second change of this service waits here until the first is sent and remembered,
+    // then sees it as pending.
+    let lock = super::helpers::service_lock(session, &listed.id);
+    let held = lock.lock().unwrap_or_else(|p| p.into_inner());
     let service = session.client.get_service(&listed.id)?;
     let action = if enable { "enable" } else { "disable" };
     refuse_if_deleting(session, &service, &format!("{action} the subdomain of"))?;
@@ -202,6 +206,7 @@ pub fn set(
         }
     };
     remember(session, &service.id, action, &started.id);
+    drop(held);
     let (done, ending) = follow_process(session.client.as_ref(), started, follow)?;
     result["process"] = followed_json(&done, ending);
     if !matches!(ending, Ending::Finished) {

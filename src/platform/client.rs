@@ -10,6 +10,9 @@ use super::types::{
 /// The 24 API operations of the PRD. Every call blocks (30 s limit in the HTTP client).
 pub trait Client: Send + Sync {
     fn get_user_info(&self) -> Result<UserInfo, PlatformError>;
+    /// Searches filter by this organisation from now on: the one the session's project
+    /// belongs to, which for a user in several need not be the first of the user's list.
+    fn use_client_id(&self, _client_id: &str) {}
     fn list_projects(&self, client_id: &str) -> Result<Vec<Project>, PlatformError>;
     fn get_project(&self, project_id: &str) -> Result<Project, PlatformError>;
     /// Services visible to the token (a search by client: may include other projects').

@@ -107,7 +107,10 @@ impl LogFetcher for HttpLogFetcher {
                 Subject::Other,
                 endpoint,
             );
-            if status == 401 || status == 403 {
+            // The service was found before its log access was granted: a refusal here
+            // (an expired or unknown signed address) is the backend's, not a missing
+            // service, and a new call fetches a fresh address.
+            if (400..500).contains(&status) && status != 429 {
                 err.code = ErrorCode::ApiError;
                 err.suggestion = "The log access expired; call zerops_logs again.".into();
             }

@@ -230,7 +230,12 @@ impl Client for MockClient {
     }
 
     fn list_projects(&self, client_id: &str) -> Result<Vec<Project>, PlatformError> {
-        Ok(self.enter("list_projects", client_id)?.projects.clone())
+        // A project with no organisation set is listed for any.
+        let state = self.enter("list_projects", client_id)?;
+        Ok((state.projects.iter())
+            .filter(|p| p.client_id.as_deref().is_none_or(|id| id == client_id))
+            .cloned()
+            .collect())
     }
 
     fn get_project(&self, project_id: &str) -> Result<Project, PlatformError> {

@@ -41,11 +41,8 @@ impl Client for ZeropsClient {
     fn get_user_info(&self) -> Result<UserInfo, PlatformError> {
         let wire: UserInfoWire =
             self.call(Method::Get, "/user/info", "/user/info", None, Subject::Auth)?;
-        let client_id = wire
-            .client_user_list
-            .first()
-            .map(|c| c.client_id.clone())
-            .unwrap_or_default();
+        let mut ids = wire.client_user_list.into_iter().map(|c| c.client_id);
+        let client_id = ids.next().unwrap_or_default();
         // A successful lookup (authentication makes one) also fills the client-id cache,
         // so the first search does not ask again.
         if !client_id.is_empty() {
@@ -53,9 +50,14 @@ impl Client for ZeropsClient {
         }
         Ok(UserInfo {
             client_id,
+            more_client_ids: ids.filter(|id| !id.is_empty()).collect(),
             email: wire.email,
             full_name: wire.full_name,
         })
+    }
+
+    fn use_client_id(&self, client_id: &str) {
+        self.remember_client_id(client_id);
     }
 
     fn list_projects(&self, client_id: &str) -> Result<Vec<Project>, PlatformError> {

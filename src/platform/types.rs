@@ -14,12 +14,13 @@ where
     Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
 }
 
-/// The account behind a token. `client_id` is the organisation the token works in (the
-/// first entry of the user's client list), not the user's own id.
+/// The account behind a token. `client_id` is the first organisation of the user's client
+/// list, not the user's own id; a user in several has the rest in `more_client_ids`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UserInfo {
     pub client_id: String,
+    pub more_client_ids: Vec<String>,
     pub email: String,
     pub full_name: String,
 }

@@ -101,6 +101,12 @@ pub fn string(args: &Value, name: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// A string argument exactly as sent, blank included: YAML content keeps its leading lines
+/// (findings count lines from the first), and a blank one is refused as such.
+pub fn text(args: &Value, name: &str) -> Option<String> {
+    args.get(name).and_then(Value::as_str).map(str::to_owned)
+}
+
 pub fn boolean(args: &Value, name: &str) -> bool {
     args.get(name).and_then(Value::as_bool).unwrap_or(false)
 }

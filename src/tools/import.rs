@@ -5,7 +5,7 @@ use std::sync::Arc;
 use crate::mcp::Tool;
 use crate::ops::import::{DeletionWait, dry_run, import, read_source};
 
-use super::common::{Services, boolean, follow, respond, string};
+use super::common::{Services, boolean, follow, respond, text};
 use super::output::Keep;
 use super::spec::{DESTRUCTIVE, define};
 
@@ -39,8 +39,8 @@ override: true on a service re-imports an existing hostname (a runtime is redepl
         DESTRUCTIVE,
         Arc::new(move |ctx| {
             let args = &ctx.arguments;
-            let content = string(args, "content");
-            let file = string(args, "filePath");
+            let content = text(args, "content");
+            let file = text(args, "filePath");
             let mut follow = follow(ctx, services.poll);
             let result =
                 read_source(content.as_deref(), file.as_deref()).and_then(|(text, path)| {

@@ -12,7 +12,7 @@ use crate::platform::PlatformError;
 
 use super::common::{Services, follow, number, respond, string};
 use super::output::Keep;
-use super::spec::{CHANGES_IDEMPOTENT, define};
+use super::spec::{DESTRUCTIVE, define};
 
 pub fn tool(services: Arc<Services>) -> Tool {
     define(
@@ -49,7 +49,7 @@ Follows the platform process to its end. Restart after env changes so running co
             },
             "required": ["serviceHostname"]
         }),
-        CHANGES_IDEMPOTENT,
+        DESTRUCTIVE,
         Arc::new(move |ctx| {
             let args = &ctx.arguments;
             let hostname = string(args, "serviceHostname").unwrap_or_default();

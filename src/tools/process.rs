@@ -2,12 +2,12 @@
 
 use std::sync::Arc;
 
-use crate::mcp::{Annotations, Tool};
+use crate::mcp::Tool;
 use crate::ops::process::{cancel, status};
 
 use super::common::{Services, respond, string};
 use super::output::Keep;
-use super::spec::define;
+use super::spec::{TAKES_AWAY_IDEMPOTENT, define};
 
 pub fn tool(services: Arc<Services>) -> Tool {
     define(
@@ -31,12 +31,7 @@ pub fn tool(services: Arc<Services>) -> Tool {
             },
             "required": ["processId", "status"]
         }),
-        Annotations {
-            read_only: false,
-            destructive: false,
-            idempotent: true,
-            open_world: true,
-        },
+        TAKES_AWAY_IDEMPOTENT,
         Arc::new(move |ctx| {
             let id = string(&ctx.arguments, "processId").unwrap_or_default();
             let action = string(&ctx.arguments, "action").unwrap_or_else(|| "status".into());

@@ -18,10 +18,12 @@ pub const READ_ONLY_LOCAL: Annotations = Annotations {
     idempotent: true,
     open_world: false,
 };
-/// Changes state, repeating it leaves the same state, nothing is destroyed.
-pub const CHANGES_IDEMPOTENT: Annotations = Annotations {
+/// Changes state and may take something away (public access, a running process), but
+/// repeating it leaves the same state. MCP's `destructiveHint: false` promises additive
+/// changes only, which clients may auto-approve.
+pub const TAKES_AWAY_IDEMPOTENT: Annotations = Annotations {
     read_only: false,
-    destructive: false,
+    destructive: true,
     idempotent: true,
     open_world: true,
 };

@@ -7,7 +7,7 @@ use crate::ops::subdomain::set;
 
 use super::common::{Services, follow, respond, string};
 use super::output::Keep;
-use super::spec::{CHANGES_IDEMPOTENT, define};
+use super::spec::{TAKES_AWAY_IDEMPOTENT, define};
 
 pub fn tool(services: Arc<Services>) -> Tool {
     define(
@@ -32,7 +32,7 @@ Idempotent: an already enabled subdomain is reported with its URL. The service n
             },
             "required": ["serviceHostname", "status"]
         }),
-        CHANGES_IDEMPOTENT,
+        TAKES_AWAY_IDEMPOTENT,
         Arc::new(move |ctx| {
             let hostname = string(&ctx.arguments, "serviceHostname").unwrap_or_default();
             let enable = string(&ctx.arguments, "action").as_deref() == Some("enable");

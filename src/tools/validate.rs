@@ -6,7 +6,7 @@ use crate::mcp::Tool;
 use crate::ops::import::{read_source, report_json};
 use crate::ops::validate::{FileKind, validate};
 
-use super::common::{respond, string};
+use super::common::{respond, string, text};
 use super::output::Keep;
 use super::spec::{READ_ONLY_LOCAL, define};
 
@@ -37,8 +37,8 @@ Each finding has severity, path, line, column, message and a suggested fix. Give
         READ_ONLY_LOCAL,
         Arc::new(|ctx| {
             let args = &ctx.arguments;
-            let content = string(args, "content");
-            let file = string(args, "filePath");
+            let content = text(args, "content");
+            let file = text(args, "filePath");
             let kind = string(args, "type").and_then(|t| FileKind::parse(&t));
             let result = read_source(content.as_deref(), file.as_deref()).map(|(text, path)| {
                 let report = validate(&text, kind, path.as_deref());

@@ -43,6 +43,9 @@ pub struct SimConfig {
     /// Builds started over HTTP (`PUT /app-version/{id}/build-and-deploy`, as `zcli push`
     /// does) fail with this reason; `None` lets them succeed.
     pub build_failure: Option<String>,
+    /// The user's client list names another organisation (with no projects) before the
+    /// project's own, as for a user in two.
+    pub another_client_first: bool,
 }
 
 impl Default for SimConfig {
@@ -55,6 +58,7 @@ impl Default for SimConfig {
             log_url_with_method: false,
             reject_subdomain_enables: 0,
             build_failure: None,
+            another_client_first: false,
         }
     }
 }
@@ -633,6 +637,11 @@ impl State {
         let membership = &mut info["clientUserList"][0];
         membership["clientId"] = json!(self.client_id);
         membership["client"]["id"] = json!(self.client_id);
+        if self.config.another_client_first
+            && let Some(list) = info["clientUserList"].as_array_mut()
+        {
+            list.insert(0, json!({ "clientId": "clientanother000000001" }));
+        }
         ok(info)
     }
 }
