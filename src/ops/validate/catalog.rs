@@ -457,6 +457,21 @@ pub fn family(name: &str) -> Option<&'static Family> {
 }
 
 /// The generated variables of a managed type, e.g. `postgresql@16` → `[hostname, port, …]`.
+/// Families kept only for services that already run them: why, and what to use instead.
+/// The platform still takes them, so using one is a warning.
+pub const RETIRING: &[(&str, &str, &str)] = &[
+    (
+        "keydb",
+        "is deprecated (its development has stalled)",
+        "use `valkey@7.2` (Redis-compatible) for new services",
+    ),
+    (
+        "rabbitmq",
+        "is a legacy type being removed from Zerops",
+        "use `nats` (or `kafka` for high-volume streams) for new services",
+    ),
+];
+
 pub fn managed_env_keys(type_text: &str) -> Option<&'static [&'static str]> {
     family(split(type_text).name)
         .map(|f| f.env_keys)

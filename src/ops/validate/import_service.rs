@@ -234,6 +234,15 @@ fn check_type(sink: &mut Sink, item: &Node, path: &str) -> TypeInfo {
         }
     };
     info.family = catalog::family(catalog::split(text).name).map(|f| f.name);
+    if let Some((_, why, fix)) = (catalog::RETIRING.iter()).find(|r| info.family == Some(r.0)) {
+        sink.warn(
+            "I9",
+            &p,
+            Pos::from(&e.value),
+            format!("`{text}` {why}"),
+            *fix,
+        );
+    }
     match catalog::match_type(text) {
         Match::Known { kind, ha_suffix } => {
             info.kind = Some(kind);

@@ -574,6 +574,30 @@ fn quoted(text: &str) -> Vec<&str> {
     text.split('`').skip(1).step_by(2).collect()
 }
 
+/// Types kept only for running services are accepted with a warning naming the
+/// replacement; their successors get none.
+#[test]
+fn retiring_types_are_warned_about_with_their_replacement() {
+    for (text, replacement) in [
+        ("rabbitmq@3.9", "nats"),
+        ("keydb@6", "valkey@7.2"),
+        ("valkey@7.2", ""),
+        ("nats@2.12", ""),
+    ] {
+        let yml = format!("services:\n  - hostname: a\n    type: {text}\n    mode: NON_HA\n");
+        let report = validate(&yml, Some(FileKind::ImportYml), None);
+        assert!(report.errors.is_empty(), "{text}: {report:?}");
+        let warned: Vec<_> = report.warnings.iter().filter(|f| f.rule == "I9").collect();
+        if replacement.is_empty() {
+            assert!(warned.is_empty(), "{text}: {warned:?}");
+        } else {
+            assert_eq!(warned.len(), 1, "{text}: {report:?}");
+            assert!(warned[0].suggestion.contains(replacement), "{warned:?}");
+            assert_eq!(warned[0].line, 3, "{warned:?}");
+        }
+    }
+}
+
 #[test]
 fn unknown_type_suggestions_name_only_types_that_exist() {
     let cases = [
