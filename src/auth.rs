@@ -348,16 +348,26 @@ pub fn authenticate(client: &dyn Client, creds: &Credentials) -> Result<Info, Pl
             }
         })?,
         None => {
-            // Every organisation the user is in: the project need not be in the first.
+            // The first organisation the user is in that shows the token a project (the
+            // project need not be in the first one). A later organisation that refuses the
+            // listing is passed over; the first one's failure stands.
             let mut projects: Vec<Project> = Vec::new();
-            for org in std::iter::once(&user.client_id).chain(&user.more_client_ids) {
-                for mut project in client.list_projects(org)? {
-                    if !projects.iter().any(|p| p.id == project.id) {
-                        if project.client_id.as_deref().is_none_or(str::is_empty) {
-                            project.client_id = Some(org.clone());
-                        }
-                        projects.push(project);
+            for (i, org) in std::iter::once(&user.client_id)
+                .chain(&user.more_client_ids)
+                .enumerate()
+            {
+                projects = match client.list_projects(org) {
+                    Ok(listed) => listed,
+                    Err(err) if i == 0 || err.is_transient() => return Err(err),
+                    Err(_) => continue,
+                };
+                for project in &mut projects {
+                    if project.client_id.as_deref().is_none_or(str::is_empty) {
+                        project.client_id = Some(org.clone());
                     }
+                }
+                if !projects.is_empty() {
+                    break;
                 }
             }
             match projects.len() {
@@ -395,10 +405,10 @@ pub struct Session {
     /// Processes this server started that change what a service reads as, as (service
     /// id, action, process id): a delete or a subdomain change can wait behind another
     /// process while the service still reads as before.
-    pub sent: std::sync::Mutex<Vec<(String, &'static str, String)>>,
+    pub sent: Arc<Mutex<SentProcesses>>,
     /// One lock per service id for this server's check-then-send sequences (see
     /// [`crate::ops::helpers::service_lock`]).
-    pub changing: std::sync::Mutex<HashMap<String, Arc<Mutex<()>>>>,
+    pub changing: Arc<Mutex<ServiceLocks>>,
 }
 
 impl std::fmt::Debug for Session {
@@ -447,7 +457,15 @@ pub struct Authenticator {
     state: Mutex<Guarded>,
     /// Attempts finished (counted under the `state` lock).
     attempts: AtomicU64,
+    /// What every session shares, so a new login for the same project keeps them.
+    sent: Arc<Mutex<SentProcesses>>,
+    changing: Arc<Mutex<ServiceLocks>>,
 }
+
+/// (service id, action, process id) of processes this server started.
+type SentProcesses = Vec<(String, &'static str, String)>;
+/// One lock per service id.
+type ServiceLocks = HashMap<String, Arc<Mutex<()>>>;
 
 impl Authenticator {
     /// Credentials will be resolved from `env` on first use.
@@ -463,6 +481,8 @@ impl Authenticator {
                 elsewhere: None,
             }),
             attempts: AtomicU64::new(0),
+            sent: Default::default(),
+            changing: Default::default(),
         }
     }
 
@@ -484,6 +504,8 @@ impl Authenticator {
                 elsewhere: None,
             }),
             attempts: AtomicU64::new(0),
+            sent: Default::default(),
+            changing: Default::default(),
         }
     }
 
@@ -591,8 +613,9 @@ impl Authenticator {
             client,
             logs,
             info,
-            sent: Default::default(),
-            changing: Default::default(),
+            // Kept across logins: the project is the same (another one is refused).
+            sent: Arc::clone(&self.sent),
+            changing: Arc::clone(&self.changing),
         }))
     }
 }
@@ -1131,6 +1154,36 @@ mod tests {
         std::fs::remove_file(&file).unwrap();
         assert_eq!(auth.session().unwrap().info.token, "good-too");
         assert_eq!(count(), 3);
+    }
+
+    /// A user in two organisations: the first that shows the token a project decides (one
+    /// project in each is no multi-project error), and its project's organisation is kept.
+    #[test]
+    fn the_first_organisation_with_a_project_decides() {
+        let in_org = |id: &str, org: &str| Project {
+            client_id: Some(org.into()),
+            ..project(id)
+        };
+        let two_orgs = UserInfo {
+            more_client_ids: vec!["cl2".into()],
+            ..user()
+        };
+        let client = MockClient::new()
+            .with_user_info(two_orgs.clone())
+            .with_projects(vec![in_org("p1", "cl1"), in_org("p2", "cl2")]);
+        let info = authenticate(&client, &creds(None)).unwrap();
+        assert_eq!(
+            (info.project_id.as_str(), info.client_id.as_str()),
+            ("p1", "cl1")
+        );
+        let second = MockClient::new()
+            .with_user_info(two_orgs)
+            .with_projects(vec![in_org("p2", "cl2")]);
+        let info = authenticate(&second, &creds(None)).unwrap();
+        assert_eq!(
+            (info.project_id.as_str(), info.client_id.as_str()),
+            ("p2", "cl2")
+        );
     }
 
     /// A new login that works on another project is refused (once asked, then answered

@@ -779,6 +779,7 @@ fn logs_and_activity() {
         (404, ErrorCode::ApiError),
         (410, ErrorCode::ApiError),
         (429, ErrorCode::ApiRateLimited),
+        (400, ErrorCode::ApiError),
     ] {
         let fault = Fault::Status {
             status,
@@ -791,12 +792,8 @@ fn logs_and_activity() {
         };
         let err = fetcher.fetch_logs(&access, &params).unwrap_err();
         assert_eq!(err.code, code, "{status}");
-        if code == ErrorCode::ApiError {
-            assert!(
-                err.suggestion.contains("call zerops_logs again"),
-                "{status}"
-            );
-        }
+        let again = err.suggestion.contains("call zerops_logs again");
+        assert_eq!(again, matches!(status, 401..=410), "{status}: {err:?}");
     }
 
     let processes = c.search_processes(DEMO_PROJECT_ID, 50).unwrap();

@@ -613,13 +613,15 @@ fn env_references_to_missing_services_are_warned_about() {
             "X_DB=${dbb_hostname}",
             "URL=postgres://${db_user}@${db_hostname}:${cachex_port}/x",
             "A=${DB_URL}", "B=${zeropsSubdomain}", "C=${NODE_ENV}", "D=${my_var}", "my_var=1",
-            "E=${Db_x}", "F=${db1_x} ${1db_x} ${unclosed_x", "G=${DB_USER}",
+            "E=${Db_x}", "F=${db1_x} ${1db_x} ${unclosed_x", "G=${DB_user}",
+            "H=${DB_PASSWORD}",
         ]}),
     ));
     let warnings = strings(&set["warnings"]);
     assert_eq!(warnings.len(), 5, "{set}");
     // A hostname in capitals with one of that service's keys after it: named as such,
-    // with the reference spelled right (`${DB_URL}`, `${Db_x}` stay project variables).
+    // with the reference spelled right (`${DB_URL}`, `${Db_x}` and `${DB_PASSWORD}` stay
+    // project variables).
     assert!(
         warnings[4].starts_with("G: hostnames are lower case")
             && warnings[4].contains("did you mean ${db_user}?"),
@@ -3331,6 +3333,9 @@ fn env_values_never_reach_the_log() {
 fn changes_of_one_service_sent_at_once_go_one_after_the_other() {
     let sim = sim_with_processes_of(Duration::from_millis(300));
     let mut s = Session::start(&sim_env(&sim));
+    // Signed in and listed first: each first call below reaches its slow request within
+    // a few milliseconds, well inside the 300 ms before the second call.
+    expect_ok(&s.call("zerops_discover", json!({})));
     let slow = || Fault::Latency(Duration::from_millis(1000));
     sim.set_fault_times("PUT /service-stack/*/enable-subdomain-access", slow(), 1);
     let enable = s.start_call(
@@ -3369,4 +3374,48 @@ fn changes_of_one_service_sent_at_once_go_one_after_the_other() {
         .filter(|r| r.starts_with("DELETE /service-stack/"))
         .count();
     assert_eq!(deletes, 1, "{:?}", mutations(&sim));
+}
+
+/// A subdomain change that waits for this server's opposite one does so without the
+/// service's lock: a stop of the same service meanwhile is sent while the first change
+/// still runs.
+#[test]
+fn a_wait_for_an_opposite_change_holds_up_no_other_change() {
+    let sim = sim_with_processes_of(Duration::from_millis(3000));
+    let mut s = Session::start(&sim_env(&sim));
+    expect_ok(&s.call("zerops_discover", json!({})));
+    let since = Instant::now();
+    let enable = s.start_call(
+        "zerops_subdomain",
+        json!({"action": "enable", "serviceHostname": "web"}),
+        None,
+    );
+    when_started(
+        &sim,
+        since,
+        |p| p.action == "stack.enableSubdomainAccess",
+        |_| {},
+    );
+    let disable = s.start_call(
+        "zerops_subdomain",
+        json!({"action": "disable", "serviceHostname": "web"}),
+        None,
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    let stop = s.start_call(
+        "zerops_manage",
+        json!({"action": "stop", "serviceHostname": "web"}),
+        None,
+    );
+    // When the stop reaches the API, the enable has not ended yet.
+    when_started(&sim, since, |p| p.action == "stack.stop", |_| {});
+    let enable_running = sim.with_state(|st| {
+        st.processes.iter().any(|p| {
+            p.action == "stack.enableSubdomainAccess" && p.started_at >= since && !p.applied
+        })
+    });
+    assert!(enable_running, "the stop waited for the enable");
+    for id in [enable, disable, stop] {
+        s.result(id);
+    }
 }

@@ -43,7 +43,7 @@ pub fn delete(
     let hostname = check_hostname(hostname)?;
     let listed = resolve_service(session, hostname)?;
     let lock = super::helpers::service_lock(session, &listed.id);
-    let held = lock.lock().unwrap_or_else(|p| p.into_inner());
+    let held = super::helpers::hold(&lock, follow.cancel)?;
     // Fresh, not from the lagging listing: a delete already under way is reported, not
     // started again (the platform would accept a second one).
     let service = session.client.get_service(&listed.id)?;

@@ -531,19 +531,20 @@ fn unknown_references(
             let lower = host.to_ascii_lowercase();
             if !hostname_like(host) {
                 // `${DB_connectionString}`: a hostname in capitals names no service (they
-                // are lower case). Said only when the rest is one of that service's keys,
-                // so a project variable such as `${DB_URL}` is left alone.
+                // are lower case). Said only when the rest is exactly one of that service's
+                // keys, so project variables such as `${DB_URL}` or `${DB_PASSWORD}` are
+                // left alone.
                 if hostname_like(&lower) {
                     let known = services
                         .get_or_insert_with(|| project_services(session).unwrap_or_default());
                     if let Some(service) = known.iter().find(|s| s.name == lower)
                         && !service.id.is_empty()
-                        && let Some(right) = keys_of(session, their_vars, service)
+                        && keys_of(session, their_vars, service)
                             .iter()
-                            .find(|k| k.eq_ignore_ascii_case(wanted))
+                            .any(|k| k == wanted)
                     {
                         warnings.push(format!(
-                            "{key}: hostnames are lower case, so ${{{name}}} names no service (did you mean ${{{lower}_{right}}}?): the app would get the text as written (unless {name} is a project variable)."
+                            "{key}: hostnames are lower case, so ${{{name}}} names no service (did you mean ${{{lower}_{wanted}}}?): the app would get the text as written (unless {name} is a project variable)."
                         ));
                     }
                 }

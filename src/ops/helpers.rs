@@ -10,6 +10,7 @@ use crate::json;
 use serde_json::{Map, Value};
 
 use crate::auth::Session;
+use crate::cancel::CancelToken;
 use crate::platform::{AppVersionEvent, ErrorCode, PlatformError, Process, ServiceStack};
 
 use super::pager::Pager;
@@ -121,6 +122,29 @@ pub fn remember(session: &Session, service_id: &str, action: &'static str, proce
 pub fn service_lock(session: &Session, service_id: &str) -> Arc<Mutex<()>> {
     let mut locks = session.changing.lock().unwrap_or_else(|p| p.into_inner());
     Arc::clone(locks.entry(service_id.to_owned()).or_default())
+}
+
+/// Takes a [`service_lock`], giving up when the call is cancelled while it waits: a call
+/// cancelled before it got its turn sends nothing.
+pub fn hold<'a>(
+    lock: &'a Mutex<()>,
+    cancel: &CancelToken,
+) -> Result<std::sync::MutexGuard<'a, ()>, PlatformError> {
+    loop {
+        if cancel.is_cancelled() {
+            return Err(PlatformError::new(
+                ErrorCode::ProcessCanceled,
+                "Cancelled before anything was sent",
+            ));
+        }
+        match lock.try_lock() {
+            Ok(held) => return Ok(held),
+            Err(std::sync::TryLockError::Poisoned(p)) => return Ok(p.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => {
+                cancel.wait_timeout(Duration::from_millis(10));
+            }
+        }
+    }
 }
 
 /// The process this server started with `action` for a service, while it still counts:

@@ -297,7 +297,7 @@ pub fn lifecycle(
 ) -> Result<Value, PlatformError> {
     let listed = resolve_service(session, hostname)?;
     let lock = super::helpers::service_lock(session, &listed.id);
-    let held = lock.lock().unwrap_or_else(|p| p.into_inner());
+    let held = super::helpers::hold(&lock, follow.cancel)?;
     // Fresh, not from the lagging listing: a delete may have begun a moment ago.
     let service = session.client.get_service(&listed.id)?;
     let (verb, doing) = match action {

@@ -158,7 +158,7 @@ pub fn set(
     // A second change of this service waits here until the first is sent and remembered,
     // then sees it as pending.
     let lock = super::helpers::service_lock(session, &listed.id);
-    let held = lock.lock().unwrap_or_else(|p| p.into_inner());
+    let mut held = super::helpers::hold(&lock, follow.cancel)?;
     let service = session.client.get_service(&listed.id)?;
     let action = if enable { "enable" } else { "disable" };
     refuse_if_deleting(session, &service, &format!("{action} the subdomain of"))?;
@@ -169,18 +169,31 @@ pub fn set(
     let mut result = json!({ "serviceHostname": service.name, "serviceId": service.id, "action": action, "warnings": [] });
     // What this server already sent and the service does not show yet: the same change is
     // not sent twice, and the flag is not trusted while the opposite one is on its way.
-    if let Some(id) = sent_pending(session, &service.id, action, false) {
+    let already = |mut result: Value, id: String| {
         result["status"] = json!(if enable { "enabling" } else { "disabling" });
         result["warnings"] = json!([format!(
             "Already requested: process {id} is under way; check it with zerops_process."
         )]);
-        return Ok(result);
+        result
+    };
+    if let Some(id) = sent_pending(session, &service.id, action, false) {
+        return Ok(already(result, id));
     }
     let opposite = if enable { "disable" } else { "enable" };
     // The opposite change this server sent comes first: the flag (and the platform's own
-    // "already" refusal) would judge this one by a state about to change.
+    // "already" refusal) would judge this one by a state about to change. It is waited for
+    // without the lock (other changes of the service need not wait as well), and the same
+    // change sent by another call meanwhile is not sent again.
     let service = match sent_pending(session, &service.id, opposite, false) {
-        Some(id) => after_pending(session, service, &id, opposite, follow)?,
+        Some(id) => {
+            drop(held);
+            let fresh = after_pending(session, service, &id, opposite, follow)?;
+            held = super::helpers::hold(&lock, follow.cancel)?;
+            if let Some(id) = sent_pending(session, &fresh.id, action, false) {
+                return Ok(already(result, id));
+            }
+            fresh
+        }
         None => service,
     };
     if service.subdomain_access == enable {

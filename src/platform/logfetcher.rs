@@ -107,10 +107,11 @@ impl LogFetcher for HttpLogFetcher {
                 Subject::Other,
                 endpoint,
             );
-            // The service was found before its log access was granted: a refusal here
-            // (an expired or unknown signed address) is the backend's, not a missing
-            // service, and a new call fetches a fresh address.
-            if (400..500).contains(&status) && status != 429 {
+            // The service was found before its log access was granted: a refusal of the
+            // signed address (expired, unknown) is the backend's, not a missing service,
+            // and a new call fetches a fresh address. A 400 keeps its own mapping: the
+            // same call would only be refused again.
+            if matches!(status, 401 | 403 | 404 | 410) {
                 err.code = ErrorCode::ApiError;
                 err.suggestion = "The log access expired; call zerops_logs again.".into();
             }

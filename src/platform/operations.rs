@@ -41,7 +41,9 @@ impl Client for ZeropsClient {
     fn get_user_info(&self) -> Result<UserInfo, PlatformError> {
         let wire: UserInfoWire =
             self.call(Method::Get, "/user/info", "/user/info", None, Subject::Auth)?;
-        let mut ids = wire.client_user_list.into_iter().map(|c| c.client_id);
+        let mut ids = (wire.client_user_list.into_iter())
+            .map(|c| c.client_id)
+            .filter(|id| !id.is_empty());
         let client_id = ids.next().unwrap_or_default();
         // A successful lookup (authentication makes one) also fills the client-id cache,
         // so the first search does not ask again.
@@ -50,7 +52,7 @@ impl Client for ZeropsClient {
         }
         Ok(UserInfo {
             client_id,
-            more_client_ids: ids.filter(|id| !id.is_empty()).collect(),
+            more_client_ids: ids.collect(),
             email: wire.email,
             full_name: wire.full_name,
         })

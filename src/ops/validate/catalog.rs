@@ -456,7 +456,6 @@ pub fn family(name: &str) -> Option<&'static Family> {
     TYPES.iter().find(|f| f.name == name)
 }
 
-/// The generated variables of a managed type, e.g. `postgresql@16` → `[hostname, port, …]`.
 /// Families kept only for services that already run them: why, and what to use instead.
 /// The platform still takes them, so using one is a warning.
 pub const RETIRING: &[(&str, &str, &str)] = &[
@@ -472,6 +471,7 @@ pub const RETIRING: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// The generated variables of a managed type, e.g. `postgresql@16` → `[hostname, port, …]`.
 pub fn managed_env_keys(type_text: &str) -> Option<&'static [&'static str]> {
     family(split(type_text).name)
         .map(|f| f.env_keys)
