@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 
 use crate::platform::http::DEFAULT_API_HOST;
-use crate::platform::{Client, ErrorCode, LogFetcher, PlatformError, Project, UserInfo};
+use crate::platform::{Client, ErrorCode, LogFetcher, PlatformError, Project};
 
 /// Which operating system's file locations apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -301,14 +301,13 @@ impl std::fmt::Debug for Info {
     }
 }
 
-/// A project with the organisation it belongs to: its own `clientId`, else the user's first.
-fn with_own_client(user: &UserInfo) -> impl Fn(Project) -> (Project, String) + '_ {
-    |project| {
-        let org = (project.client_id.clone())
-            .filter(|id| !id.is_empty())
-            .unwrap_or_else(|| user.client_id.clone());
-        (project, org)
-    }
+/// A project with the organisation it belongs to: its own `clientId`, else `found_in`
+/// (the organisation whose listing showed it, or the user's first).
+fn with_own_client(project: Project, found_in: &str) -> (Project, String) {
+    let org = (project.client_id.clone())
+        .filter(|id| !id.is_empty())
+        .unwrap_or_else(|| found_in.to_owned());
+    (project, org)
 }
 
 /// Checks the token and finds the one project it works on.
@@ -336,7 +335,7 @@ pub fn authenticate(client: &dyn Client, creds: &Credentials) -> Result<Info, Pl
         ));
     }
     let (project, client_id) = match &creds.scope_project_id {
-        Some(scoped) => client.get_project(scoped).map(with_own_client(&user)).map_err(|err| {
+        Some(scoped) => client.get_project(scoped).map(|p| with_own_client(p, &user.client_id)).map_err(|err| {
             if err.is_transient() {
                 err
             } else {
@@ -351,30 +350,26 @@ pub fn authenticate(client: &dyn Client, creds: &Credentials) -> Result<Info, Pl
             // The first organisation the user is in that shows the token a project (the
             // project need not be in the first one). A later organisation that refuses the
             // listing is passed over; the first one's failure stands.
-            let mut projects: Vec<Project> = Vec::new();
+            let (mut projects, mut found_in) = (Vec::new(), &user.client_id);
             for (i, org) in std::iter::once(&user.client_id)
                 .chain(&user.more_client_ids)
                 .enumerate()
             {
-                projects = match client.list_projects(org) {
-                    Ok(listed) => listed,
-                    Err(err) if i == 0 || err.is_transient() => return Err(err),
-                    Err(_) => continue,
-                };
-                for project in &mut projects {
-                    if project.client_id.as_deref().is_none_or(str::is_empty) {
-                        project.client_id = Some(org.clone());
+                match client.list_projects(org) {
+                    Ok(listed) if !listed.is_empty() => {
+                        (projects, found_in) = (listed, org);
+                        break;
                     }
-                }
-                if !projects.is_empty() {
-                    break;
+                    Ok(_) => {}
+                    Err(err) if i == 0 || err.is_transient() => return Err(err),
+                    Err(_) => {}
                 }
             }
             match projects.len() {
                 0 => {
                     return Err(PlatformError::new(ErrorCode::TokenNoProject, "The token has access to no project"));
                 }
-                1 => with_own_client(&user)(projects.into_iter().next().unwrap_or_default()),
+                1 => with_own_client(projects.into_iter().next().unwrap_or_default(), found_in),
                 n => {
                     let names: Vec<String> = projects.iter().take(10).map(|p| format!("{} ({})", p.name, p.id)).collect();
                     return Err(PlatformError::new(

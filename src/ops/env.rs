@@ -534,25 +534,23 @@ fn unknown_references(
                 // are lower case). Said only when the rest is exactly one of that service's
                 // keys, so project variables such as `${DB_URL}` or `${DB_PASSWORD}` are
                 // left alone.
-                if hostname_like(&lower) {
-                    let known = services
-                        .get_or_insert_with(|| project_services(session).unwrap_or_default());
-                    if let Some(service) = known.iter().find(|s| s.name == lower)
-                        && !service.id.is_empty()
-                        && keys_of(session, their_vars, service)
-                            .iter()
-                            .any(|k| k == wanted)
-                    {
-                        warnings.push(format!(
-                            "{key}: hostnames are lower case, so ${{{name}}} names no service (did you mean ${{{lower}_{wanted}}}?): the app would get the text as written (unless {name} is a project variable)."
-                        ));
-                    }
+                if hostname_like(&lower)
+                    && let Some(service) = known_services(session, services)
+                        .iter()
+                        .find(|s| s.name == lower)
+                    && !service.id.is_empty()
+                    && keys_of(session, their_vars, service)
+                        .iter()
+                        .any(|k| k == wanted)
+                {
+                    warnings.push(format!(
+                        "{key}: hostnames are lower case, so ${{{name}}} names no service (did you mean ${{{lower}_{wanted}}}?): the app would get the text as written (unless {name} is a project variable)."
+                    ));
                 }
                 continue;
             }
             // An empty list is a failed read: no warning rather than a wrong one.
-            let known: &[ServiceStack] =
-                services.get_or_insert_with(|| project_services(session).unwrap_or_default());
+            let known = known_services(session, services);
             let Some(service) = known.iter().find(|s| s.name == host) else {
                 if !known.is_empty() {
                     let names: Vec<&str> = known.iter().map(|s| s.name.as_str()).collect();
@@ -583,6 +581,14 @@ fn unknown_references(
         }
     }
     warnings
+}
+
+/// The project's services, listed once per [`Lookups`] (none when the listing fails).
+fn known_services<'a>(
+    session: &Session,
+    services: &'a mut Option<Vec<ServiceStack>>,
+) -> &'a [ServiceStack] {
+    services.get_or_insert_with(|| project_services(session).unwrap_or_default())
 }
 
 /// The variable names of a referenced service, read once per [`Lookups`] (none when the
